@@ -1,0 +1,1 @@
+"""Users, clubs and memberships (roles decide who may record, correct or only read)."""

@@ -1,0 +1,2 @@
+"""Server-rendered pages (settlement reports)."""
+urlpatterns: list = []
