@@ -1,0 +1,1 @@
+"""Bulk import of session files (JSON Lines) as background jobs."""

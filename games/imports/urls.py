@@ -1,0 +1,2 @@
+"""URL patterns (filled in by the owning module)."""
+urlpatterns: list = []
