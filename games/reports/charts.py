@@ -1,0 +1,101 @@
+"""Server-side SVG charts: one source for the web page and the PDF, no JavaScript.
+
+Coordinates are computed in integers on a fixed viewBox (no floats anywhere), so the same
+report always renders byte-identical SVG.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+WIDTH, HEIGHT = 960, 360
+LEFT, RIGHT, TOP, BOTTOM = 56, 150, 36, 40
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+           "#17becf", "#7f7f7f", "#bcbd22"]
+
+
+def _ticks(low: int, high: int, count: int = 5) -> list[int]:
+    """Round-number ticks covering [low, high]."""
+    span = max(high - low, 1)
+    step = 1
+    raw = -(-span // count)  # ceil
+    magnitude = 1
+    while magnitude * 10 <= raw:
+        magnitude *= 10
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= raw:
+            step = factor * magnitude
+            break
+    first = (low // step) * step
+    ticks = list(range(first, high + step, step))
+    return ticks if len(ticks) > 1 else ticks + [ticks[-1] + step]
+
+
+def line_chart(
+    title: str,
+    series: Mapping[str, Sequence[int]],
+    *,
+    x_label: str = "deal",
+    y_label: str = "chips",
+    chart_id: str = "chart",
+) -> str:
+    """An SVG line chart: x is the index (0 = before the first deal), y the integer values.
+
+    Every series gets a `<polyline data-series="name" data-values="...">` so tests and readers
+    can check the plotted numbers exactly.
+    """
+    points_n = max((len(v) for v in series.values()), default=0)
+    values = [y for v in series.values() for y in v] or [0]
+    ticks = _ticks(min(0, min(values)), max(values))
+    low, high = ticks[0], ticks[-1]
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    last = max(points_n - 1, 1)
+
+    def x(i: int) -> int:
+        return LEFT + i * plot_w // last
+
+    def y(v: int) -> int:
+        return TOP + (high - v) * plot_h // max(high - low, 1)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" aria-label="{escape(title)}" '
+        'font-family="sans-serif" font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<text x="{LEFT}" y="{TOP - 14}" font-size="15" font-weight="bold">{escape(title)}</text>',
+    ]
+    for t in ticks:
+        out.append(f'<line x1="{LEFT}" y1="{y(t)}" x2="{LEFT + plot_w}" y2="{y(t)}" '
+                   f'stroke="{"#555" if t == 0 else "#ddd"}" stroke-width="1"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{y(t) + 4}" text-anchor="end">{t}</text>')
+    x_step = max(1, -(-last // 12))
+    for i in range(0, points_n, x_step):
+        out.append(f'<text x="{x(i)}" y="{TOP + plot_h + 16}" text-anchor="middle">{i}</text>')
+    out.append(f'<text x="{LEFT + plot_w // 2}" y="{HEIGHT - 4}" text-anchor="middle">'
+               f"{escape(x_label)}</text>")
+    out.append(f'<text x="14" y="{TOP + plot_h // 2}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {TOP + plot_h // 2})">{escape(y_label)}</text>')
+    for k, (name, vals) in enumerate(series.items()):
+        colour = PALETTE[k % len(PALETTE)]
+        pts = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(vals))
+        data = ",".join(str(v) for v in vals)
+        out.append(f'<polyline data-series="{escape(name)}" data-values="{data}" points="{pts}" '
+                   f'fill="none" stroke="{colour}" stroke-width="2"/>')
+        ly = TOP + 8 + k * 18
+        lx = LEFT + plot_w + 16
+        final = vals[-1] if vals else 0
+        out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" '
+                   'stroke-width="3"/>')
+        out.append(f'<text x="{lx + 24}" y="{ly + 4}">{escape(name)} ({final})</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def chips_chart(chips_by_player: Mapping[str, Sequence[int]]) -> str:
+    """Each player's chips in hand after every deal (point 0: after the buy-in)."""
+    return line_chart("Chips in hand after each deal", chips_by_player, chart_id="chips-chart")
+
+
+def pool_chart(pool_after: Sequence[int]) -> str:
+    """The pool after every deal (point 0: the pool the session started with)."""
+    return line_chart("Pool after each deal", {"pool": pool_after}, chart_id="pool-chart")
