@@ -15,6 +15,7 @@ Segment forms (first word is always the player):
     ``ann AD civil``                play AD saying "pam-be-civil"
     ``ann exchange 2C 3D > 4H 5S``  discard 2C 3D, draw 4H 5S (``ann exchange`` = keep all)
     ``ann ! looked-at-miss``        irregularity of that kind (``ann irregularity KIND`` too)
+    ``ann ! exposed-card 8C``       irregularity naming the card concerned
 """
 from __future__ import annotations
 
@@ -46,8 +47,11 @@ def parse_action(segment: str) -> dict[str, Any]:
         verb = "take-miss"
     if verb in _DECLARATIONS and not rest:
         return {"player": player, "action": verb}
-    if verb in ("!", "irregularity") and len(rest) == 1:
-        return {"player": player, "action": "irregularity", "kind": rest[0]}
+    if verb in ("!", "irregularity") and len(rest) in (1, 2):
+        action = {"player": player, "action": "irregularity", "kind": rest[0]}
+        if len(rest) == 2:
+            action["card"] = _card(rest[1])
+        return action
     if verb == "exchange":
         discard, _, draw = " ".join(rest).partition(">")
         action: dict[str, Any] = {"player": player, "action": "exchange",
@@ -97,10 +101,37 @@ def record(seats: str | list[str], dealer: str, *, actions: str | list[dict] = "
     return rec
 
 
+def check_deck(rec: Mapping[str, Any]) -> None:
+    """Guard the tests themselves: no card is in two places in a hand-written deal."""
+    owner: dict[str, str] = {}
+
+    def place(card: str, where: str) -> None:
+        card = _card(card)
+        assert owner.setdefault(card, where) == where, f"{card} both in {owner[card]} and {where}"
+
+    for seat, cards in rec.get("hands", {}).items():
+        for card in cards:
+            place(card, seat)
+    for card in rec.get("miss", []):
+        place(card, "miss")
+    if rec.get("turnup"):
+        place(rec["turnup"], "turnup")
+    played: set[str] = set()
+    for act in rec["actions"]:
+        if act["action"] == "play":
+            assert act["card"] not in played, f"{act['card']} played twice"
+            played.add(act["card"])
+            if owner.get(act["card"]) not in (None, "miss"):
+                assert owner[act["card"]] == act["player"], f"{act['card']} is {owner[act['card']]}'s"
+        for card in act.get("draw", []):
+            place(card, act["player"])
+
+
 def play(rec: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Replay a record (its own rules unless given) and check conservation before returning."""
+    """Replay a well-formed record (its own rules unless given); check conservation."""
     from games.rules import replay
 
+    check_deck(rec)
     verdict = replay(rec, rules if rules is not None else rec["rules"])
     assert_conserved(verdict, rec["seats"])
     return verdict
