@@ -189,3 +189,19 @@ def deal_at(rules: Mapping[str, Any], seats: str | list[str], dealer: str, actio
     for action in parse_actions(actions):
         deal.push(action)
     return deal
+
+
+def assert_settled(verdict: Mapping[str, Any], *, payouts: Mapping[str, int], pool_after: int,
+                   deltas: Mapping[str, int], loos: Mapping[str, int] | None = None,
+                   penalties: Mapping[str, int] | None = None, pool: int | None = None) -> None:
+    """Compare a settlement with hand-worked figures; seats missing from ``deltas`` must be 0."""
+    s = verdict["settlement"]
+    assert nonzero(s["payouts"]) == dict(payouts), ("payouts", s["payouts"])
+    assert nonzero(s["loo_payments"]) == dict(loos or {}), ("loo_payments", s["loo_payments"])
+    assert nonzero(s["penalties"]) == dict(penalties or {}), ("penalties", s["penalties"])
+    assert s["pool_after"] == pool_after, ("pool_after", s["pool_after"])
+    if pool is not None:
+        assert s["pool"] == pool, ("pool", s["pool"])
+    expected = {seat: deltas.get(seat, 0) for seat in s["deltas"]}
+    assert s["deltas"] == expected, ("deltas", s["deltas"])
+    assert set(deltas) <= set(s["deltas"]), ("unknown seats", deltas)
