@@ -48,9 +48,6 @@ class GameSession(models.Model):
         default=False, help_text="Allow a deal to take a player below zero chips."
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    #: Postings allocated so far (the timeline position of the next posting is this + 1).
-    #: Only ever changed under ``select_for_update`` of this row.
-    posting_count = models.PositiveIntegerField(default=0, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

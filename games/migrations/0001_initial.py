@@ -70,7 +70,6 @@ class Migration(migrations.Migration):
                 ('currency', models.CharField(default='GBP', max_length=3)),
                 ('allow_credit', models.BooleanField(default=False, help_text='Allow a deal to take a player below zero chips.')),
                 ('status', models.CharField(choices=[('open', 'Open'), ('closed', 'Closed')], default='open', max_length=8)),
-                ('posting_count', models.PositiveIntegerField(default=0, editable=False)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('closed_at', models.DateTimeField(blank=True, null=True)),
                 ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='game_sessions', to='accounts.club')),
