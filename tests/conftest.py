@@ -7,3 +7,130 @@ settings.register_profile("default", max_examples=100, deadline=None, suppress_h
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+# --- Shared fixtures: clubs, members with each role, token-authenticated API clients (S1) ----
+# Club "oak": owner olga, scorer sam, player ann (with a login), viewer vic, and players bob,
+# cat, dan, eve without logins (seat handles for sessions). Club "elm": owner otto, plus its own
+# ann and bob (same handles, different club) to catch queries that forget the club.
+import pytest  # noqa: E402
+
+ROLE_LOGINS: dict[str, tuple[str, str, str]] = {
+    # role -> (username, member name, club slug)
+    "owner": ("olga", "olga", "oak"),
+    "scorer": ("sam", "sam", "oak"),
+    "player": ("ann", "ann", "oak"),
+    "viewer": ("vic", "vic", "oak"),
+    "outsider": ("otto", "otto", "elm"),
+}
+TABLE_PLAYERS = ["ann", "bob", "cat", "dan", "eve"]
+TEST_PASSWORD = "test-password-123"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Test users hash their password with a fast hasher (PBKDF2 costs ~0.4 s per user)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def club(db):
+    """Club 'oak' with a member per role and five players ann..eve."""
+    from accounts.models import Club, Role
+    from accounts.services import member_ensure
+
+    oak = Club.objects.create(slug="oak", name="Oak Card Club")
+    for role in ("owner", "scorer", "player", "viewer"):
+        username, name, _ = ROLE_LOGINS[role]
+        member_ensure(club=oak, name=name, role=role, user=_user(username))
+    for name in TABLE_PLAYERS:
+        member_ensure(club=oak, name=name, role=Role.PLAYER)
+    return oak
+
+
+@pytest.fixture
+def other_club(db):
+    """Club 'elm' owned by otto, with its own ann and bob."""
+    from accounts.models import Club, Role
+    from accounts.services import member_ensure
+
+    elm = Club.objects.create(slug="elm", name="Elm Card Club")
+    member_ensure(club=elm, name="otto", role=Role.OWNER, user=_user("otto"))
+    for name in ("ann", "bob"):
+        member_ensure(club=elm, name=name, role=Role.PLAYER)
+    return elm
+
+
+def _user(username: str):
+    from django.contrib.auth import get_user_model
+
+    user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        user.set_password(TEST_PASSWORD)
+        user.save()
+    return user
+
+
+@pytest.fixture
+def seats() -> list[str]:
+    """Four of club oak's players, clockwise."""
+    return ["ann", "bob", "cat", "dan"]
+
+
+@pytest.fixture
+def member_for(club, other_club):
+    """member_for(role) -> the Member with that role ('outsider' = otto of elm)."""
+    from accounts.models import Member
+
+    def get(role: str):
+        username, name, slug = ROLE_LOGINS[role]
+        return Member.objects.get(club__slug=slug, name=name)
+
+    return get
+
+
+@pytest.fixture
+def api_client_for(club, other_club):
+    """api_client_for(role) -> APIClient with that role's token; 'anon' has no credentials."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(role: str) -> APIClient:
+        client = APIClient()
+        if role != "anon":
+            token, _ = Token.objects.get_or_create(user=_user(ROLE_LOGINS[role][0]))
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def owner_client(api_client_for):
+    return api_client_for("owner")
+
+
+@pytest.fixture
+def scorer_client(api_client_for):
+    return api_client_for("scorer")
+
+
+@pytest.fixture
+def player_client(api_client_for):
+    return api_client_for("player")
+
+
+@pytest.fixture
+def viewer_client(api_client_for):
+    return api_client_for("viewer")
+
+
+@pytest.fixture
+def outsider_client(api_client_for):
+    """otto: owner of club elm, a stranger to club oak."""
+    return api_client_for("outsider")
+
+
+@pytest.fixture
+def anon_client(api_client_for):
+    return api_client_for("anon")

@@ -1,0 +1,114 @@
+"""REST views: auth token, clubs and members (thin: rules live in serializers and services)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .models import Club, Member
+from .serializers import ClubSerializer, MemberSerializer, TokenSerializer
+from .services import club_create
+from .tenancy import ClubScopedGenericAPIView, IsClubOwner
+
+
+class ObtainTokenView(APIView):
+    """Exchange a username and password for the user's API token (created on first use)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    serializer_class = AuthTokenSerializer
+
+    @extend_schema(
+        request=AuthTokenSerializer,
+        responses={200: TokenSerializer},
+        summary="Get an API token",
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        user = serializer.validated_data["user"]
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key, "username": user.get_username()})
+
+
+@extend_schema(tags=["clubs"])
+class ClubListCreateView(generics.ListCreateAPIView):
+    """The clubs you are a member of; creating a club makes you its owner."""
+
+    serializer_class = ClubSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_fields: list[str] = []
+
+    def get_queryset(self) -> QuerySet[Club]:
+        if getattr(self, "swagger_fake_view", False):
+            return Club.objects.none()
+        return Club.objects.filter(members__user=self.request.user).order_by("slug")
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        if not getattr(self, "swagger_fake_view", False) and self.request.user.is_authenticated:
+            context["roles"] = dict(
+                Member.objects.filter(user=self.request.user).values_list("club_id", "role")
+            )
+        return context
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        member = club_create(
+            slug=data["slug"], name=data["name"], owner=request.user,
+            member_name=data.get("member_name"),
+        )
+        out = ClubSerializer(member.club, context={"member": member, "request": request})
+        return Response(out.data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["clubs"])
+class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+    """One club; any member may read it, its owners may rename it."""
+
+    serializer_class = ClubSerializer
+    permission_classes = [IsClubOwner]
+
+    def get_object(self) -> Club:
+        assert self.club is not None
+        return self.club
+
+
+@extend_schema(tags=["clubs"])
+class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView):
+    """The club's members (players at the table, with or without a login); owners add members."""
+
+    serializer_class = MemberSerializer
+    permission_classes = [IsClubOwner]
+    filterset_fields = ["role"]
+
+    def get_queryset(self) -> QuerySet[Member]:
+        return self.scope(Member.objects.select_related("user")).order_by("name")
+
+    def perform_create(self, serializer: MemberSerializer) -> None:
+        with transaction.atomic():
+            serializer.save(club=self.club)
+
+
+@extend_schema(tags=["clubs"])
+class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+    """One member; owners change the display name, the role or the linked login."""
+
+    serializer_class = MemberSerializer
+    permission_classes = [IsClubOwner]
+    lookup_field = "name"
+
+    def get_queryset(self) -> QuerySet[Member]:
+        return self.scope(Member.objects.select_related("user"))

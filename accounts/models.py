@@ -1,0 +1,89 @@
+"""Clubs and their members.
+
+A club is the tenant: every session, deal and report belongs to exactly one club, and a user
+sees a club only through a :class:`Member` row. A member is a *player at the table* first (the
+short ``name`` used in deal records' seats) and optionally a login (``user``).
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+
+HANDLE_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,31}$"
+handle_validator = RegexValidator(
+    HANDLE_PATTERN,
+    "Use 1-32 lower-case letters, digits, '-' or '_', starting with a letter or digit.",
+)
+
+
+class Club(models.Model):
+    """A card club: the unit of tenancy (its slug is in every API URL)."""
+
+    slug = models.CharField(max_length=32, unique=True, validators=[handle_validator])
+    name = models.CharField(max_length=120)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return self.name or self.slug
+
+
+class Role(models.TextChoices):
+    """What a member may do in a club (see docs/accounts.md for the full table)."""
+
+    OWNER = "owner", "Owner"  # everything, incl. reopening a closed session and managing members
+    SCORER = "scorer", "Scorer"  # record and correct deals, manage sessions
+    PLAYER = "player", "Player"  # read only
+    VIEWER = "viewer", "Viewer"  # read only
+
+
+#: Roles allowed to write game data (sessions, deals, corrections, purchases, imports).
+RECORDING_ROLES: frozenset[str] = frozenset({Role.OWNER, Role.SCORER})
+
+
+class Member(models.Model):
+    """A person in a club: a seat name at the table, optionally linked to a login."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(
+        max_length=32,
+        validators=[handle_validator],
+        help_text="Short handle used in deal records' seats, e.g. 'ann'.",
+    )
+    display_name = models.CharField(max_length=120, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memberships",
+    )
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="member_unique_name_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=Q(user__isnull=False),
+                name="member_unique_user_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.role}) @ {self.club.slug}"
+
+    @property
+    def can_record(self) -> bool:
+        """True for roles that may write game data."""
+        return self.role in RECORDING_ROLES
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == Role.OWNER

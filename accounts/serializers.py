@@ -1,0 +1,103 @@
+"""Serializers for tokens, clubs and members."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from .models import HANDLE_PATTERN, Club, Member, Role
+
+
+class TokenSerializer(serializers.Serializer):
+    """The answer of ``POST /api/v1/auth/token/``."""
+
+    token = serializers.CharField(read_only=True, help_text="Send as `Authorization: Token <token>`.")
+    username = serializers.CharField(read_only=True)
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    """A club, with the caller's own role in it."""
+
+    role = serializers.SerializerMethodField(help_text="Your role in this club.")
+    member_name = serializers.RegexField(
+        HANDLE_PATTERN,
+        write_only=True,
+        required=False,
+        help_text="Your seat handle in the new club (default: derived from your username).",
+    )
+
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "created_at", "role", "member_name"]
+        read_only_fields = ["created_at"]
+
+    def get_role(self, club: Club) -> str | None:
+        member = self.context.get("member")
+        if member is not None and member.club_id == club.pk:
+            return member.role
+        roles: dict[int, str] = self.context.get("roles", {})
+        return roles.get(club.pk)
+
+    def validate_slug(self, slug: str) -> str:
+        if self.instance is not None and slug != self.instance.slug:
+            raise serializers.ValidationError("A club's slug cannot change (it is in every URL).")
+        return slug
+
+
+def handle_from_username(username: str) -> str:
+    """A seat handle derived from a username ('Ann.Smith' -> 'ann-smith')."""
+    handle = re.sub(r"[^a-z0-9_-]+", "-", username.lower()).strip("-_")[:32]
+    return handle or "owner"
+
+
+class MemberSerializer(serializers.ModelSerializer):
+    """A member: a seat name at the table, a role, and optionally a login."""
+
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="Username of the login linked to this member, or null for a player without one.",
+    )
+
+    class Meta:
+        model = Member
+        fields = ["name", "display_name", "role", "user", "created_at"]
+        read_only_fields = ["created_at"]
+
+    def validate_name(self, name: str) -> str:
+        if self.instance is not None and name != self.instance.name:
+            raise serializers.ValidationError("A member's name cannot change (deal records use it).")
+        club: Club = self.context["club"]
+        if self.instance is None and Member.objects.filter(club=club, name=name).exists():
+            raise serializers.ValidationError(f"This club already has a member named '{name}'.")
+        return name
+
+    def validate_user(self, user: Any) -> Any:
+        club: Club = self.context["club"]
+        if user is not None:
+            taken = Member.objects.filter(club=club, user=user)
+            if self.instance is not None:
+                taken = taken.exclude(pk=self.instance.pk)
+            if taken.exists():
+                raise serializers.ValidationError(
+                    f"'{user.username}' is already a member of this club as '{taken.get().name}'."
+                )
+        return user
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if self.instance is not None and self.instance.role == Role.OWNER:
+            demoted = attrs.get("role", Role.OWNER) != Role.OWNER
+            unlinked = "user" in attrs and attrs["user"] is None
+            if demoted or unlinked:
+                other_owners = Member.objects.filter(
+                    club=self.instance.club, role=Role.OWNER, user__isnull=False
+                ).exclude(pk=self.instance.pk)
+                if not other_owners.exists():
+                    raise serializers.ValidationError(
+                        {"role": "A club must keep at least one owner with a login."}
+                    )
+        return attrs

@@ -1,0 +1,339 @@
+"""Every API error as RFC 9457 problem details (``application/problem+json``).
+
+One shape for every refusal, so a client needs one error path::
+
+    {"type": "/problems/validation-error", "title": "Invalid request", "status": 400,
+     "detail": "2 errors.", "instance": "/api/v1/clubs/oak/sessions/",
+     "code": "validation-error",
+     "errors": [{"field": "seats[1]", "message": "'zed' is not a member of this club.",
+                 "code": "invalid"}]}
+
+``errors`` lists field- or action-level errors: an item names a ``field`` (dotted path, list
+positions in brackets) or an ``index`` (into a record's ``actions``), optionally the ``player``
+and ``card``, and always a ``message``.
+
+* DRF views: :func:`exception_handler` (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
+* Service code: ``raise Problem(409, "Deal number taken", detail=..., code="deal-number-conflict",
+  current_number=7)``; extra keyword arguments become extension members of the body.
+* Engine errors (``games.rules.RecordError`` / ``RuleError``) become 400 problems with their
+  ``errors`` list, wherever they escape from.
+* Anything outside DRF under ``/api/`` (unknown URL, uncaught exception):
+  :class:`ProblemMiddleware` answers problem+json instead of an HTML page.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.html import escape
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.settings import api_settings
+from rest_framework.views import set_rollback
+
+logger = logging.getLogger(__name__)
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+API_PREFIX = "/api/"
+TYPE_BASE = "/problems/"
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    """A documented kind of problem: its stable ``code``, ``title`` and what to do about it."""
+
+    code: str
+    status: int
+    title: str
+    description: str
+
+    @property
+    def uri(self) -> str:
+        return f"{TYPE_BASE}{self.code}"
+
+
+PROBLEM_TYPES: dict[str, ProblemType] = {
+    t.code: t
+    for t in [
+        ProblemType("validation-error", 400, "Invalid request",
+                    "Some fields are missing or wrong; `errors` names each field and why."),
+        ProblemType("malformed-request", 400, "Malformed request body",
+                    "The body is not valid JSON (or not the declared media type)."),
+        ProblemType("record-error", 400, "The deal record cannot describe a real deal",
+                    "Nothing was stored. `errors` names the action index, player and card of "
+                    "every impossibility found (see the deal-record format)."),
+        ProblemType("rule-error", 400, "Invalid rules",
+                    "The rules (preset and house options) are unknown or contradict each "
+                    "other; `errors` names each option."),
+        ProblemType("not-authenticated", 401, "Authentication required",
+                    "Send `Authorization: Token <key>` (POST /api/v1/auth/token/) or log in."),
+        ProblemType("authentication-failed", 401, "Authentication failed",
+                    "The token or credentials are invalid."),
+        ProblemType("permission-denied", 403, "Permission denied",
+                    "Your role in this club may not do this (see the roles table)."),
+        ProblemType("not-found", 404, "Not found",
+                    "No such resource, or it belongs to a club you are not a member of."),
+        ProblemType("method-not-allowed", 405, "Method not allowed",
+                    "This endpoint does not support this HTTP method."),
+        ProblemType("not-acceptable", 406, "Not acceptable",
+                    "No representation matches the Accept header."),
+        ProblemType("conflict", 409, "Conflict",
+                    "The request conflicts with the current state (e.g. a deal number already "
+                    "taken, a request still in flight); `detail` says what is current."),
+        ProblemType("unsupported-media-type", 415, "Unsupported media type",
+                    "Send `Content-Type: application/json`."),
+        ProblemType("unprocessable", 422, "Unprocessable request",
+                    "Well-formed but cannot be applied (e.g. an Idempotency-Key reused with "
+                    "another body)."),
+        ProblemType("throttled", 429, "Too many requests", "Retry after `Retry-After` seconds."),
+        ProblemType("server-error", 500, "Internal server error",
+                    "A bug on our side; nothing was stored."),
+    ]
+}
+
+_CODE_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ParseError, "malformed-request"),
+    (exceptions.ValidationError, "validation-error"),
+    (exceptions.NotAuthenticated, "not-authenticated"),
+    (exceptions.AuthenticationFailed, "authentication-failed"),
+    (exceptions.PermissionDenied, "permission-denied"),
+    (exceptions.NotFound, "not-found"),
+    (exceptions.MethodNotAllowed, "method-not-allowed"),
+    (exceptions.NotAcceptable, "not-acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported-media-type"),
+    (exceptions.Throttled, "throttled"),
+]
+_CODE_BY_STATUS: dict[int, str] = {t.status: t.code for t in reversed(PROBLEM_TYPES.values())}
+
+
+def problem_type_for_status(status: int) -> ProblemType | None:
+    """The generic problem type for an HTTP status (first registered wins)."""
+    code = _CODE_BY_STATUS.get(status)
+    return PROBLEM_TYPES[code] if code else None
+
+
+class Problem(exceptions.APIException):
+    """Raise from a view or service to answer a problem with a chosen status and ``errors``.
+
+    ``code`` picks a registered :data:`PROBLEM_TYPES` entry (its URI becomes ``type``) or is any
+    short slug of your own; ``extensions`` become extra top-level members of the body.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        title: str | None = None,
+        detail: str | None = None,
+        *,
+        errors: Iterable[Mapping[str, Any]] | None = None,
+        code: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **extensions: Any,
+    ) -> None:
+        registered = PROBLEM_TYPES.get(code or "") or problem_type_for_status(status)
+        self.status_code = status
+        self.code = code or (registered.code if registered else "problem")
+        self.title = title or (registered.title if registered else HTTPStatus(status).phrase)
+        self.errors = [dict(e) for e in errors] if errors is not None else None
+        self.headers = dict(headers or {})
+        self.extensions = extensions
+        super().__init__(detail=detail or self.title, code=self.code)
+
+
+def problem_body(
+    *,
+    status: int,
+    code: str,
+    title: str | None = None,
+    detail: str | None = None,
+    instance: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    extensions: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON body of a problem (``type``, ``title``, ``status``, ``detail``, ``instance``, ...)."""
+    registered = PROBLEM_TYPES.get(code)
+    body: dict[str, Any] = {
+        "type": registered.uri if registered else f"{TYPE_BASE}{code}",
+        "title": title or (registered.title if registered else HTTPStatus(status).phrase),
+        "status": status,
+        "detail": detail or (registered.title if registered else HTTPStatus(status).phrase),
+        "instance": instance,
+        "code": code,
+    }
+    if errors is not None:
+        body["errors"] = errors
+    if extensions:
+        body.update({k: v for k, v in extensions.items() if k not in body})
+    return body
+
+
+def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any]]:
+    """DRF's nested ``ValidationError.detail`` as a flat list of ``{"field", "message", "code"}``.
+
+    Paths are dotted with list positions in brackets (``rules.ante.dealer``, ``seats[2]``);
+    ``non_field_errors`` belong to the enclosing object (``field`` is its path, or null).
+    """
+    if isinstance(detail, Mapping):
+        out: list[dict[str, Any]] = []
+        for key, value in detail.items():
+            if key in (api_settings.NON_FIELD_ERRORS_KEY, "detail"):
+                sub = path
+            else:
+                sub = f"{path}.{key}" if path else str(key)
+            out.extend(flatten_validation_errors(value, sub))
+        return out
+    if isinstance(detail, list):
+        out = []
+        for i, value in enumerate(detail):
+            if isinstance(value, (Mapping, list)):
+                out.extend(flatten_validation_errors(value, f"{path}[{i}]"))
+            else:
+                out.extend(flatten_validation_errors(value, path))
+        return out
+    return [{"field": path or None, "message": str(detail), "code": getattr(detail, "code", None)}]
+
+
+def _engine_problem(exc: Exception) -> Problem | None:
+    """A 400 problem for the engine's RecordError/RuleError, or None for anything else."""
+    try:
+        from games.rules import RecordError, RuleError
+    except ImportError:  # the engine is optional for this module
+        return None
+    if isinstance(exc, RecordError):
+        errors = [e if isinstance(e, Mapping) else {"message": str(e)} for e in exc.errors]
+        detail = errors[0].get("message") if len(errors) == 1 else f"{len(errors)} errors in the record."
+        return Problem(400, detail=detail, errors=errors, code="record-error")
+    if isinstance(exc, RuleError):
+        errors = [{"field": "rules", "message": str(e)} for e in exc.errors] or [
+            {"field": "rules", "message": str(exc)}
+        ]
+        return Problem(400, detail=str(exc), errors=errors, code="rule-error")
+    return None
+
+
+def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
+    """Translate Django/engine/database exceptions into DRF ones (None: a real bug, 500)."""
+    if isinstance(exc, exceptions.APIException):
+        return exc
+    if isinstance(exc, Http404):
+        return exceptions.NotFound(*exc.args)
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied(*exc.args)
+    if isinstance(exc, DjangoValidationError):
+        return exceptions.ValidationError(as_serializer_error(exc))
+    if isinstance(exc, IntegrityError):
+        # A uniqueness race lost to a concurrent writer; the transaction was rolled back.
+        logger.warning("IntegrityError answered as 409: %s", exc)
+        return Problem(409, detail="The request conflicts with a concurrent change; retry it.",
+                       code="conflict")
+    return _engine_problem(exc)
+
+
+def _detail_text(detail: Any, n_errors: int) -> str:
+    if isinstance(detail, (list, Mapping)):
+        return "1 error." if n_errors == 1 else f"{n_errors} errors."
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF exception handler: every handled error becomes problem+json."""
+    api_exc = _as_api_exception(exc)
+    if api_exc is None:
+        return None
+    request = context.get("request")
+    headers: dict[str, str] = {}
+    if getattr(api_exc, "auth_header", None):
+        headers["WWW-Authenticate"] = api_exc.auth_header  # type: ignore[attr-defined]
+    if getattr(api_exc, "wait", None):
+        headers["Retry-After"] = "%d" % api_exc.wait  # type: ignore[attr-defined]
+
+    if isinstance(api_exc, Problem):
+        headers.update(api_exc.headers)
+        body = problem_body(
+            status=api_exc.status_code, code=api_exc.code, title=api_exc.title,
+            detail=str(api_exc.detail), instance=_instance(request), errors=api_exc.errors,
+            extensions=api_exc.extensions,
+        )
+    else:
+        code = next((c for cls, c in _CODE_BY_EXCEPTION if isinstance(api_exc, cls)), None)
+        code = code or _CODE_BY_STATUS.get(api_exc.status_code, "problem")
+        errors = None
+        if isinstance(api_exc, exceptions.ValidationError):
+            errors = flatten_validation_errors(api_exc.detail)
+        detail = _detail_text(api_exc.detail, len(errors or []))
+        if errors and len(errors) == 1:
+            detail = errors[0]["message"]
+        body = problem_body(status=api_exc.status_code, code=code, detail=detail,
+                            instance=_instance(request), errors=errors)
+
+    set_rollback()
+    response = Response(body, status=api_exc.status_code, headers=headers)
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is None or getattr(renderer, "format", None) == "json":
+        response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _instance(request: Any) -> str | None:
+    return request.get_full_path() if request is not None else None
+
+
+def problem_response(request: HttpRequest, status: int, detail: str | None = None) -> HttpResponse:
+    """A plain Django problem+json response (outside DRF)."""
+    registered = problem_type_for_status(status)
+    body = problem_body(status=status, code=registered.code if registered else "problem",
+                        detail=detail, instance=request.get_full_path())
+    return HttpResponse(json.dumps(body), status=status, content_type=PROBLEM_CONTENT_TYPE)
+
+
+class ProblemMiddleware:
+    """Under ``/api/``, turn Django's own HTML error pages (unknown URL, uncaught exception) into
+    problem+json. DRF responses are left alone: the exception handler already shaped them."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not request.path.startswith(API_PREFIX) or response.status_code < 400:
+            return response
+        if hasattr(response, "data") or response.get("Content-Type", "").startswith(
+            (PROBLEM_CONTENT_TYPE, "application/json")
+        ):
+            return response
+        return problem_response(request, response.status_code)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not request.path.startswith(API_PREFIX):
+            return None
+        api_exc = _as_api_exception(exception)
+        if api_exc is None:
+            logger.exception("Unhandled error on %s", request.path, exc_info=exception)
+            return problem_response(request, 500)
+        response = exception_handler(api_exc, {"request": None})
+        assert response is not None
+        response.data["instance"] = request.get_full_path()
+        return HttpResponse(json.dumps(response.data), status=response.status_code,
+                            content_type=PROBLEM_CONTENT_TYPE)
+
+
+def problem_type_view(request: HttpRequest, code: str) -> HttpResponse:
+    """The human page behind a problem ``type`` URI (``/problems/<code>``)."""
+    problem = PROBLEM_TYPES.get(code)
+    if problem is None:
+        raise Http404(code)
+    html = (
+        f"<!doctype html><title>{escape(problem.title)}</title>"
+        f"<h1>{escape(problem.title)}</h1><p>HTTP {problem.status} &middot; "
+        f"<code>{escape(problem.code)}</code></p><p>{escape(problem.description)}</p>"
+    )
+    return HttpResponse(html)

@@ -1,0 +1,260 @@
+"""Clubs, members, roles and tokens over REST: successes and refusals."""
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError
+from rest_framework.test import APIClient
+
+from accounts.models import Club, Member, Role
+
+pytestmark = pytest.mark.django_db
+
+PROBLEM = "application/problem+json"
+
+
+def problem(response, status: int) -> dict:
+    """The problem body of a refusal, after checking its status and media type."""
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith(PROBLEM)
+    body = response.json()
+    assert body["status"] == status
+    return body
+
+
+# --- auth token -------------------------------------------------------------------------------
+
+
+def test_token_for_username_and_password_authenticates(club):
+    anon = APIClient()
+    response = anon.post("/api/v1/auth/token/", {"username": "sam", "password": "test-password-123"},
+                         format="json")
+    assert response.status_code == 200
+    assert response.json()["username"] == "sam"
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert [c["slug"] for c in anon.get("/api/v1/clubs/").json()["results"]] == ["oak"]
+
+
+def test_token_is_stable_across_logins(club):
+    first = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": "test-password-123"})
+    second = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": "test-password-123"})
+    assert first.json()["token"] == second.json()["token"]
+
+
+def test_token_refused_for_wrong_password(club):
+    response = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": "nope"},
+                                format="json")
+    body = problem(response, 400)
+    assert body["code"] == "validation-error"
+    assert body["errors"][0]["message"] == "Unable to log in with provided credentials."
+
+
+def test_token_refused_without_fields(db):
+    body = problem(APIClient().post("/api/v1/auth/token/", {}, format="json"), 400)
+    assert sorted(e["field"] for e in body["errors"]) == ["password", "username"]
+
+
+def test_invalid_token_is_401_with_challenge(club):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = client.get("/api/v1/clubs/")
+    body = problem(response, 401)
+    assert body["code"] == "authentication-failed"
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_session_login_works_for_browsable_api(club):
+    client = APIClient()
+    assert client.login(username="vic", password="test-password-123")
+    assert client.get("/api/v1/clubs/oak/").json()["role"] == "viewer"
+
+
+# --- clubs ------------------------------------------------------------------------------------
+
+
+def test_club_list_shows_only_my_clubs_with_my_role(club, other_club, viewer_client, outsider_client):
+    assert [(c["slug"], c["role"]) for c in viewer_client.get("/api/v1/clubs/").json()["results"]] == [
+        ("oak", "viewer")
+    ]
+    assert [(c["slug"], c["role"]) for c in outsider_client.get("/api/v1/clubs/").json()["results"]] == [
+        ("elm", "owner")
+    ]
+
+
+def test_club_list_anonymous_is_401(anon_client):
+    response = anon_client.get("/api/v1/clubs/")
+    assert problem(response, 401)["code"] == "not-authenticated"
+    assert response["WWW-Authenticate"] == "Token"
+
+
+def test_creating_a_club_makes_the_creator_its_owner(club, viewer_client):
+    response = viewer_client.post("/api/v1/clubs/", {"slug": "ash", "name": "Ash Club"}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json() == {
+        "slug": "ash", "name": "Ash Club", "created_at": response.json()["created_at"], "role": "owner",
+    }
+    member = Member.objects.get(club__slug="ash")
+    assert (member.name, member.role, member.user.username) == ("vic", Role.OWNER, "vic")
+    # vic now sees both clubs, with a different role in each
+    roles = {c["slug"]: c["role"] for c in viewer_client.get("/api/v1/clubs/").json()["results"]}
+    assert roles == {"ash": "owner", "oak": "viewer"}
+
+
+def test_creating_a_club_with_a_chosen_seat_name(club, viewer_client):
+    response = viewer_client.post("/api/v1/clubs/", {"slug": "ash", "name": "Ash", "member_name": "victor"},
+                                  format="json")
+    assert response.status_code == 201
+    assert Member.objects.get(club__slug="ash").name == "victor"
+
+
+def test_creating_a_club_with_a_taken_slug_is_refused(club, other_club, viewer_client):
+    body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "elm", "name": "Mine"}, format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["slug"]
+    assert Club.objects.get(slug="elm").name == "Elm Card Club"
+
+
+def test_creating_a_club_with_a_bad_slug_is_refused(club, viewer_client):
+    body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "Big Club!", "name": "x"}, format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["slug"]
+    assert not Club.objects.filter(name="x").exists()
+
+
+def test_club_detail_for_members(club, player_client):
+    body = player_client.get("/api/v1/clubs/oak/").json()
+    assert (body["slug"], body["name"], body["role"]) == ("oak", "Oak Card Club", "player")
+
+
+def test_another_clubs_detail_is_404_like_a_club_that_does_not_exist(club, other_club, outsider_client):
+    hidden = problem(outsider_client.get("/api/v1/clubs/oak/"), 404)
+    missing = problem(outsider_client.get("/api/v1/clubs/nope/"), 404)
+    assert hidden["detail"] == missing["detail"]
+    assert "oak" not in hidden["detail"].lower()
+
+
+def test_owner_renames_club_but_not_its_slug(club, owner_client):
+    response = owner_client.patch("/api/v1/clubs/oak/", {"name": "The Oak"}, format="json")
+    assert response.status_code == 200
+    assert Club.objects.get(slug="oak").name == "The Oak"
+    body = problem(owner_client.patch("/api/v1/clubs/oak/", {"slug": "pine"}, format="json"), 400)
+    assert body["errors"][0]["field"] == "slug"
+    assert Club.objects.filter(slug="oak").exists()
+
+
+@pytest.mark.parametrize("role", ["scorer", "player", "viewer"])
+def test_only_owner_may_rename_club(club, api_client_for, role):
+    body = problem(api_client_for(role).patch("/api/v1/clubs/oak/", {"name": "Mine"}, format="json"), 403)
+    assert body["code"] == "permission-denied"
+    assert Club.objects.get(slug="oak").name == "Oak Card Club"
+
+
+# --- members ----------------------------------------------------------------------------------
+
+
+def test_members_list_for_any_member(club, viewer_client):
+    results = viewer_client.get("/api/v1/clubs/oak/members/").json()["results"]
+    assert [(m["name"], m["role"], m["user"]) for m in results] == [
+        ("ann", "player", "ann"), ("bob", "player", None), ("cat", "player", None),
+        ("dan", "player", None), ("eve", "player", None), ("olga", "owner", "olga"),
+        ("sam", "scorer", "sam"), ("vic", "viewer", "vic"),
+    ]
+
+
+def test_members_filter_by_role(club, viewer_client):
+    results = viewer_client.get("/api/v1/clubs/oak/members/?role=scorer").json()["results"]
+    assert [m["name"] for m in results] == ["sam"]
+
+
+def test_members_of_another_club_are_404(club, other_club, outsider_client):
+    problem(outsider_client.get("/api/v1/clubs/oak/members/"), 404)
+    problem(outsider_client.get("/api/v1/clubs/oak/members/ann/"), 404)
+
+
+def test_owner_adds_a_player_without_login(club, owner_client):
+    response = owner_client.post("/api/v1/clubs/oak/members/",
+                                 {"name": "fay", "display_name": "Fay", "role": "player"}, format="json")
+    assert response.status_code == 201, response.content
+    fay = Member.objects.get(club=club, name="fay")
+    assert (fay.role, fay.user, fay.display_name) == ("player", None, "Fay")
+
+
+def test_owner_adds_a_scorer_with_login(club, other_club, owner_client):
+    response = owner_client.post("/api/v1/clubs/oak/members/",
+                                 {"name": "otto", "role": "scorer", "user": "otto"}, format="json")
+    assert response.status_code == 201, response.content
+    # otto, owner of elm, can now read oak as its scorer
+    assert Member.objects.get(club=club, name="otto").user.username == "otto"
+
+
+def test_adding_a_member_with_a_taken_name_is_refused(club, owner_client):
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "bob"}, format="json"), 400)
+    assert body["errors"] == [
+        {"field": "name", "message": "This club already has a member named 'bob'.", "code": "invalid"}
+    ]
+
+
+def test_same_name_in_another_club_is_fine(club, other_club):
+    assert Member.objects.filter(name="ann").count() == 2
+
+
+def test_linking_a_login_twice_in_one_club_is_refused(club, owner_client):
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "sammy", "user": "sam"},
+                                     format="json"), 400)
+    assert body["errors"][0]["field"] == "user"
+    assert "already a member" in body["errors"][0]["message"]
+
+
+def test_linking_an_unknown_user_is_refused(club, owner_client):
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": "nobody"},
+                                     format="json"), 400)
+    assert body["errors"][0]["field"] == "user"
+
+
+def test_member_names_must_be_handles(club, owner_client):
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "Ann Smith"}, format="json"), 400)
+    assert body["errors"][0]["field"] == "name"
+
+
+def test_database_refuses_duplicate_member_name(club):
+    with pytest.raises(IntegrityError):
+        Member.objects.create(club=club, name="bob")
+
+
+@pytest.mark.parametrize("role", ["scorer", "player", "viewer"])
+def test_only_owner_may_add_members(club, api_client_for, role):
+    problem(api_client_for(role).post("/api/v1/clubs/oak/members/", {"name": "fay"}, format="json"), 403)
+    assert not Member.objects.filter(name="fay").exists()
+
+
+def test_owner_changes_a_role(club, owner_client, viewer_client):
+    assert viewer_client.post("/api/v1/clubs/oak/members/", {"name": "fay"}, format="json").status_code == 403
+    response = owner_client.patch("/api/v1/clubs/oak/members/vic/", {"role": "owner"}, format="json")
+    assert response.status_code == 200
+    assert viewer_client.post("/api/v1/clubs/oak/members/", {"name": "fay"}, format="json").status_code == 201
+
+
+def test_member_name_cannot_change(club, owner_client):
+    body = problem(owner_client.patch("/api/v1/clubs/oak/members/bob/", {"name": "robert"}, format="json"), 400)
+    assert body["errors"][0]["field"] == "name"
+
+
+def test_last_owner_cannot_step_down(club, owner_client):
+    body = problem(owner_client.patch("/api/v1/clubs/oak/members/olga/", {"role": "viewer"}, format="json"), 400)
+    assert body["errors"][0] == {"field": "role", "message": "A club must keep at least one owner with a login.",
+                                 "code": "invalid"}
+    assert Member.objects.get(club=club, name="olga").role == "owner"
+
+
+def test_an_owner_may_step_down_when_another_remains(club, owner_client):
+    owner_client.patch("/api/v1/clubs/oak/members/sam/", {"role": "owner"}, format="json")
+    response = owner_client.patch("/api/v1/clubs/oak/members/olga/", {"role": "viewer"}, format="json")
+    assert response.status_code == 200
+    assert Member.objects.get(club=club, name="olga").role == "viewer"
+
+
+def test_unknown_member_is_404(club, owner_client):
+    problem(owner_client.get("/api/v1/clubs/oak/members/zed/"), 404)
+
+
+def test_members_cannot_be_deleted_over_rest(club, owner_client):
+    body = problem(owner_client.delete("/api/v1/clubs/oak/members/bob/"), 405)
+    assert body["code"] == "method-not-allowed"
+    assert Member.objects.filter(club=club, name="bob").exists()
