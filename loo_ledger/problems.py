@@ -187,6 +187,8 @@ def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any
         for key, value in detail.items():
             if key in (api_settings.NON_FIELD_ERRORS_KEY, "detail"):
                 sub = path
+            elif isinstance(key, int):  # ListField/DictField errors are keyed by position
+                sub = f"{path}[{key}]"
             else:
                 sub = f"{path}.{key}" if path else str(key)
             out.extend(flatten_validation_errors(value, sub))
@@ -205,7 +207,7 @@ def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any
 def _engine_problem(exc: Exception) -> Problem | None:
     """A 400 problem for the engine's RecordError/RuleError, or None for anything else."""
     try:
-        from games.rules import RecordError, RuleError
+        from games.rules.errors import RecordError, RuleError  # re-exported by games.rules
     except ImportError:  # the engine is optional for this module
         return None
     if isinstance(exc, RecordError):
