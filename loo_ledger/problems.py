@@ -339,3 +339,115 @@ def problem_type_view(request: HttpRequest, code: str) -> HttpResponse:
         f"<code>{escape(problem.code)}</code></p><p>{escape(problem.description)}</p>"
     )
     return HttpResponse(html)
+
+
+# --- OpenAPI: one Problem schema, on every error response of every operation -----------------
+
+PROBLEM_ERROR_ITEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "One field- or action-level error. `message` is always there; the others "
+                   "when they apply.",
+    "properties": {
+        "field": {"type": "string", "nullable": True,
+                  "description": "Dotted path of the field, list positions in brackets "
+                                 "(`rules.ante.dealer`, `seats[2]`); null for the whole object."},
+        "index": {"type": "integer", "nullable": True,
+                  "description": "Index into the record's `actions`."},
+        "player": {"type": "string", "nullable": True, "description": "Seat concerned."},
+        "card": {"type": "string", "nullable": True, "description": "Card concerned, e.g. `QD`."},
+        "deal": {"type": "integer", "description": "Deal number concerned (corrections)."},
+        "message": {"type": "string"},
+        "code": {"type": "string", "nullable": True, "description": "Machine-readable reason."},
+    },
+    "required": ["message"],
+    "additionalProperties": True,
+}
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "RFC 9457 problem details (media type `application/problem+json`). Extra "
+                   "members may be present for some problems (e.g. `current_number` on a deal "
+                   "number conflict).",
+    "properties": {
+        "type": {"type": "string", "format": "uri-reference",
+                 "description": "Identifies the problem; `/problems/<code>` documents it.",
+                 "example": "/problems/validation-error"},
+        "title": {"type": "string", "example": "Invalid request"},
+        "status": {"type": "integer", "example": 400},
+        "detail": {"type": "string", "example": "2 errors."},
+        "instance": {"type": "string", "nullable": True, "example": "/api/v1/clubs/oak/members/"},
+        "code": {"type": "string", "enum": sorted(PROBLEM_TYPES), "example": "validation-error",
+                 "description": "Stable code of the problem type (services may add their own)."},
+        "errors": {"type": "array", "items": {"$ref": "#/components/schemas/ProblemErrorItem"}},
+    },
+    "required": ["type", "title", "status", "detail", "instance", "code"],
+    "additionalProperties": True,
+}
+
+_UNSAFE = {"post", "put", "patch", "delete"}
+CLUB_PARAMETER_DESCRIPTION = (
+    "The club's slug. You must be a member: another club answers 404, as if it did not exist."
+)
+
+
+def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any]) -> list[int]:
+    """Which refusals any operation like this one can answer (see accounts.tenancy)."""
+    statuses: list[int] = []
+    query = [p for p in operation.get("parameters", []) if p.get("in") == "query" and p["name"] != "page"]
+    if "requestBody" in operation or query:
+        statuses.append(400)
+    if {} not in operation.get("security", [{}]):
+        statuses.append(401)
+    if "{club}" in path and method in _UNSAFE:
+        statuses.append(403)
+    if "{" in path:
+        statuses.append(404)
+    return statuses
+
+
+def openapi_problem_hook(result: dict[str, Any], generator: Any, request: Any, public: bool
+                         ) -> dict[str, Any]:
+    """drf-spectacular post-processing hook.
+
+    Adds the ``Problem`` schema, the standard refusals (400/401/403/404) to every operation that
+    can answer them, and makes every 4xx/5xx response of every operation (including ones a view
+    declares itself, e.g. ``responses={409: OpenApiResponse(description=...)}``) a
+    ``application/problem+json`` :data:`PROBLEM_SCHEMA`.
+    """
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    # One definition wins over any a view declared with its own serializer.
+    schemas["Problem"] = PROBLEM_SCHEMA
+    schemas["ProblemErrorItem"] = PROBLEM_ERROR_ITEM_SCHEMA
+    content = {PROBLEM_CONTENT_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter["name"] == "club":
+                    parameter.setdefault("description", CLUB_PARAMETER_DESCRIPTION)
+            for status in _standard_error_statuses(path, method, operation):
+                key = str(status)
+                if key not in responses:
+                    registered = problem_type_for_status(status)
+                    responses[key] = {"description": registered.description if registered else ""}
+            for key, response in responses.items():
+                if key.isdigit() and int(key) >= 400:
+                    response["content"] = content
+                    response.setdefault("description", HTTPStatus(int(key)).phrase)
+    _drop_unreferenced_problem_components(result)
+    return result
+
+
+def _drop_unreferenced_problem_components(result: dict[str, Any]) -> None:
+    """Remove views' own Problem* serializer components that the rewrite left unused."""
+    schemas = result["components"]["schemas"]
+    while True:
+        text = json.dumps(result)
+        unused = [name for name in schemas if name.startswith("Problem") and name not in
+                  ("Problem", "ProblemErrorItem") and f'"#/components/schemas/{name}"' not in text]
+        if not unused:
+            return
+        for name in unused:
+            del schemas[name]

@@ -258,3 +258,22 @@ def test_members_cannot_be_deleted_over_rest(club, owner_client):
     body = problem(owner_client.delete("/api/v1/clubs/oak/members/bob/"), 405)
     assert body["code"] == "method-not-allowed"
     assert Member.objects.filter(club=club, name="bob").exists()
+
+
+# --- admin ------------------------------------------------------------------------------------
+
+
+def test_admin_pages_for_clubs_and_members(club, client, django_user_model):
+    django_user_model.objects.create_superuser("root", password="root-password-1")
+    client.login(username="root", password="root-password-1")
+    for url in ["/admin/accounts/club/", f"/admin/accounts/club/{club.pk}/change/",
+                "/admin/accounts/member/", "/admin/accounts/member/?role__exact=scorer"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    members_page = client.get(f"/admin/accounts/club/{club.pk}/change/").content.decode()
+    assert "olga" in members_page and "eve" in members_page
+
+
+def test_admin_refuses_non_staff(club, client):
+    client.login(username="olga", password="test-password-123")
+    assert client.get("/admin/accounts/club/").status_code == 302
