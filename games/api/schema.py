@@ -1,0 +1,180 @@
+"""Serializers that *describe* the public JSON shapes in the OpenAPI schema.
+
+The deal record and the verdict are validated by the rules engine, not by DRF (so that a bad
+record is answered with the engine's errors: action index, player, card). These serializers
+exist so that drf-spectacular documents the shapes of ``deal-record.md`` exactly; request
+fields use :class:`RecordField` / :class:`RulesField`, JSON fields documented with them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+CARD_HELP = "A card: rank A K Q J T 9 ... 2 (10 accepted) and suit C D H S, e.g. 'TH', 'JC'."
+ACTIONS = ["stand", "pass", "take-miss", "defend", "exchange", "flush", "play", "irregularity"]
+IRREGULARITIES = [
+    "misdeal", "looked-out-of-turn", "declared-out-of-turn", "looked-at-miss",
+    "looked-at-discards", "looked-at-hand", "exposed-card", "threw-up-after-lead",
+]
+
+
+class CardListField(serializers.ListField):
+    child = serializers.CharField(help_text=CARD_HELP)
+
+
+class ActionSchema(serializers.Serializer):
+    player = serializers.CharField(help_text="A seat.")
+    action = serializers.ChoiceField(choices=ACTIONS)
+    card = serializers.CharField(required=False, help_text=f"For 'play'. {CARD_HELP}")
+    say = serializers.ChoiceField(choices=["pam-be-civil"], required=False)
+    discard = CardListField(required=False, help_text="For 'exchange'.")
+    draw = CardListField(required=False, help_text="For 'exchange', unless the record gives 'stock'.")
+    kind = serializers.ChoiceField(choices=IRREGULARITIES, required=False, help_text="For 'irregularity'.")
+
+
+class ResultSchema(serializers.Serializer):
+    tricks = serializers.DictField(child=serializers.IntegerField(min_value=0), help_text="Seat -> tricks taken.")
+
+
+class RulesSchema(serializers.Serializer):
+    """A preset and/or game plus house options (option names of loo-rules.md)."""
+
+    preset = serializers.CharField(required=False, help_text="e.g. three-card, three-card-unlimited, five-card, poker-loo.")
+    game = serializers.ChoiceField(choices=["three-card", "irish", "five-card", "poker-loo"], required=False)
+    loo = serializers.ChoiceField(choices=["limited", "unlimited", "mixed"], required=False)
+    loo_amount = serializers.IntegerField(required=False)
+    ante = serializers.DictField(child=serializers.IntegerField(), required=False, help_text='{"dealer": 3, "each": 0}')
+    end_pool = serializers.ChoiceField(choices=["split", "final-deal"], required=False)
+
+    class Meta:
+        ref_name = "Rules"
+
+
+class DealRecordSchema(serializers.Serializer):
+    """A deal record, format loo-deal/1 (see deal-record.md)."""
+
+    format = serializers.CharField(default="loo-deal/1")
+    seats = serializers.ListField(child=serializers.CharField(), required=False,
+                                  help_text="Players clockwise; inside a session the session's seats apply.")
+    dealer = serializers.CharField(required=False, help_text="Inside a session: must be the dealer whose turn it is (filled in when left out).")
+    pool = serializers.IntegerField(required=False, help_text="Units before this deal's antes; inside a session must match the ledger.")
+    number = serializers.IntegerField(required=False, min_value=1)
+    turnup = serializers.CharField(required=False, help_text=CARD_HELP)
+    hands = serializers.DictField(child=CardListField(), required=False)
+    miss = CardListField(required=False)
+    stock = CardListField(required=False, help_text="Top card first.")
+    actions = ActionSchema(many=True, required=False)
+    result = ResultSchema(required=False, help_text="Result-only record: trick counts instead of plays (status 'unverified').")
+    rules = RulesSchema(required=False, help_text="Standalone replays only.")
+
+    class Meta:
+        ref_name = "DealRecord"
+
+
+class TrickSchema(serializers.Serializer):
+    number = serializers.IntegerField()
+    leader = serializers.CharField()
+    cards = serializers.DictField(child=serializers.CharField())
+    winner = serializers.CharField()
+
+
+class ViolationSchema(serializers.Serializer):
+    player = serializers.CharField()
+    rule = serializers.CharField(help_text="revoke, failed-to-head, failed-to-trump, ... or an irregularity kind.")
+    trick = serializers.IntegerField(allow_null=True)
+    card = serializers.CharField(allow_null=True)
+    evidence = serializers.CharField()
+    penalty = serializers.CharField()
+
+
+class SettlementSchema(serializers.Serializer):
+    pool_before = serializers.IntegerField()
+    antes = serializers.DictField(child=serializers.IntegerField())
+    pool = serializers.IntegerField()
+    payouts = serializers.DictField(child=serializers.IntegerField())
+    loo_payments = serializers.DictField(child=serializers.IntegerField())
+    penalties = serializers.DictField(child=serializers.IntegerField())
+    pool_after = serializers.IntegerField()
+    deltas = serializers.DictField(child=serializers.IntegerField(), help_text="Every seat's chip change.")
+
+
+class NextSchema(serializers.Serializer):
+    dealer = serializers.CharField()
+    pool = serializers.IntegerField()
+    first_of_series = serializers.BooleanField()
+
+
+class VerdictSchema(serializers.Serializer):
+    """The engine's verdict on a deal (deal-record.md)."""
+
+    status = serializers.ChoiceField(choices=["valid", "irregular", "unverified"])
+    pool_kind = serializers.CharField()
+    trumps = serializers.CharField(allow_null=True)
+    dealer = serializers.CharField()
+    standers = serializers.ListField(child=serializers.CharField())
+    tricks = TrickSchema(many=True)
+    tricks_won = serializers.DictField(child=serializers.IntegerField())
+    violations = ViolationSchema(many=True)
+    settlement = SettlementSchema()
+    next = NextSchema()
+    engine = serializers.DictField()
+
+    class Meta:
+        ref_name = "Verdict"
+
+
+class ProblemErrorSchema(serializers.Serializer):
+    field = serializers.CharField(required=False, allow_null=True)
+    index = serializers.IntegerField(required=False, allow_null=True, help_text="Index into the record's actions.")
+    player = serializers.CharField(required=False, allow_null=True)
+    card = serializers.CharField(required=False, allow_null=True)
+    deal = serializers.IntegerField(required=False, help_text="The deal concerned (corrections).")
+    message = serializers.CharField()
+
+
+class ProblemSchema(serializers.Serializer):
+    """RFC 9457 problem details (application/problem+json)."""
+
+    type = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    instance = serializers.CharField(allow_null=True)
+    code = serializers.CharField()
+    errors = ProblemErrorSchema(many=True, required=False)
+
+    class Meta:
+        ref_name = "Problem"
+
+
+def problems(*statuses: int) -> dict[int, Any]:
+    """``extend_schema(responses=...)`` entries for these error statuses."""
+    return {s: ProblemSchema for s in statuses}
+
+
+@extend_schema_field(DealRecordSchema)
+class RecordField(serializers.JSONField):
+    """A deal record: any JSON object here; the engine judges the rest."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("A deal record is a JSON object.")
+        return value
+
+
+@extend_schema_field(RulesSchema)
+class RulesField(RecordField):
+    """Rules: a preset and house options (the engine names any bad option)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError('Rules are a JSON object, e.g. {"preset": "three-card"}.')
+        return data
+
+
+@extend_schema_field(VerdictSchema)
+class VerdictField(serializers.JSONField):
+    pass

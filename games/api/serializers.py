@@ -1,0 +1,194 @@
+"""Request and response shapes of the sessions, deals, ledger and purchases endpoints."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import ChipPurchase, Deal, DealRevision, GameSession
+from games.selectors import session_next
+
+from .schema import RecordField, RulesField, VerdictField
+
+
+def _username(user: Any) -> str | None:
+    return getattr(user, "username", None)
+
+
+class NextDealSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    dealer = serializers.CharField()
+    pool = serializers.IntegerField()
+    first_of_series = serializers.BooleanField()
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    rules = RulesField(read_only=True)
+    created_by = serializers.SerializerMethodField()
+    deal_count = serializers.SerializerMethodField()
+    next = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameSession
+        fields = [
+            "id", "club", "date", "name", "seats", "first_dealer", "rules", "resolved_rules",
+            "banker", "chip_value", "currency", "allow_credit", "status", "created_by",
+            "created_at", "closed_at", "deal_count", "next",
+        ]
+        read_only_fields = fields
+
+    def get_created_by(self, obj: GameSession) -> str | None:
+        return _username(obj.created_by)
+
+    def get_deal_count(self, obj: GameSession) -> int:
+        count = getattr(obj, "deal_count", None)
+        return obj.deals.count() if count is None else count
+
+    @extend_schema_field(NextDealSerializer(allow_null=True))
+    def get_next(self, obj: GameSession) -> dict[str, Any] | None:
+        """The next deal's number, dealer and pool (null once the session is closed)."""
+        return session_next(obj).as_dict() if obj.is_open else None
+
+
+class SessionCreateSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    seats = serializers.ListField(child=serializers.CharField(max_length=32), min_length=2,
+                                  help_text="Member names, clockwise.")
+    first_dealer = serializers.CharField(max_length=32)
+    rules = RulesField(help_text='A preset plus house options, e.g. {"preset": "three-card", "loo": "unlimited"}.')
+    banker = serializers.CharField(max_length=32, required=False, allow_null=True, default=None,
+                                   help_text="A member's name; null or 'club' for the club.")
+    chip_value = serializers.IntegerField(min_value=1, default=1, help_text="Smallest currency units per chip.")
+    currency = serializers.CharField(max_length=3, default="GBP")
+    allow_credit = serializers.BooleanField(default=False)
+    buy_ins = serializers.DictField(child=serializers.IntegerField(min_value=1), required=False,
+                                    help_text="Seat -> chips bought at the start (paid on the spot).")
+
+
+class RevisionSerializer(serializers.ModelSerializer):
+    created_by = serializers.SerializerMethodField()
+    record = RecordField()
+    verdict = VerdictField()
+
+    class Meta:
+        model = DealRevision
+        fields = ["revision", "cause", "reason", "status", "dealer", "pool_before", "pool_after",
+                  "record", "verdict", "engine_version", "created_by", "created_at"]
+        read_only_fields = fields
+
+    def get_created_by(self, obj: DealRevision) -> str | None:
+        return _username(obj.created_by)
+
+
+class DealSerializer(serializers.ModelSerializer):
+    """A deal as it stands (its current revision)."""
+
+    revision = serializers.IntegerField(source="current.revision")
+    status = serializers.CharField(source="current.status")
+    dealer = serializers.CharField(source="current.dealer")
+    pool_before = serializers.IntegerField(source="current.pool_before")
+    pool_after = serializers.IntegerField(source="current.pool_after")
+    record = RecordField(source="current.record")
+    verdict = VerdictField(source="current.verdict")
+    recorded_by = serializers.SerializerMethodField()
+    recorded_at = serializers.DateTimeField(source="current.created_at")
+
+    class Meta:
+        model = Deal
+        fields = ["number", "revision", "status", "dealer", "pool_before", "pool_after",
+                  "record", "verdict", "recorded_by", "recorded_at"]
+        read_only_fields = fields
+
+    def get_recorded_by(self, obj: Deal) -> str | None:
+        return _username(obj.current.created_by) if obj.current else None
+
+
+class DealDetailSerializer(DealSerializer):
+    revisions = RevisionSerializer(many=True, read_only=True)
+
+    class Meta(DealSerializer.Meta):
+        fields = [*DealSerializer.Meta.fields, "revisions"]
+        read_only_fields = fields
+
+
+class DealCreateSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="The deal's number: must be the session's next.")
+    record = RecordField()
+
+
+class CorrectionCreateSerializer(serializers.Serializer):
+    record = RecordField(help_text="The corrected record of this deal.")
+    reason = serializers.CharField(max_length=2000, help_text="Why the record is corrected (kept with the revision).")
+
+
+class DealChangeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    cause = serializers.ChoiceField(choices=DealRevision.Cause.choices)
+    dealer = serializers.CharField()
+    deltas_before = serializers.DictField(child=serializers.IntegerField())
+    deltas_after = serializers.DictField(child=serializers.IntegerField())
+    pool_after_before = serializers.IntegerField()
+    pool_after_after = serializers.IntegerField()
+
+
+class CorrectionSerializer(serializers.Serializer):
+    deal = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    reason = serializers.CharField()
+    changes = DealChangeSerializer(many=True, help_text="Every deal whose settlement changed.")
+
+
+class PurchaseSerializer(serializers.ModelSerializer):
+    created_by = serializers.SerializerMethodField()
+    money = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                     help_text="Smallest currency units; default chips x chip value.")
+    chips = serializers.IntegerField(min_value=1)
+
+    class Meta:
+        model = ChipPurchase
+        fields = ["id", "player", "chips", "money", "paid", "memo", "created_by", "created_at"]
+        read_only_fields = ["id", "created_by", "created_at"]
+
+    def get_created_by(self, obj: ChipPurchase) -> str | None:
+        return _username(obj.created_by)
+
+
+class LedgerRowSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="Timeline position (posting number).")
+    kind = serializers.CharField(help_text="deal | purchase | end-pool | buyback")
+    deal = serializers.IntegerField(allow_null=True)
+    dealer = serializers.CharField(allow_null=True)
+    changes = serializers.DictField(child=serializers.IntegerField(), help_text="Account -> chips moved.")
+    balances = serializers.DictField(child=serializers.IntegerField(), help_text="Each player's chips after this step.")
+    pool = serializers.IntegerField()
+    issued = serializers.IntegerField(help_text="Chips the bank has issued so far.")
+
+
+class LedgerTotalsSerializer(serializers.Serializer):
+    balances = serializers.DictField(child=serializers.IntegerField())
+    pool = serializers.IntegerField()
+    issued = serializers.IntegerField()
+    purchased = serializers.DictField(child=serializers.IntegerField(), help_text="Chips bought per player.")
+    money = serializers.DictField(child=serializers.IntegerField(), help_text="Money paid or owed per player.")
+    owed = serializers.DictField(child=serializers.IntegerField(), help_text="Money still owed per player.")
+
+
+class LedgerSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.CharField())
+    rows = LedgerRowSerializer(many=True)
+    totals = LedgerTotalsSerializer()
+    ok = serializers.BooleanField(help_text="The invariant holds (players + pool = chips issued, ...).")
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class ReplayRequestSerializer(serializers.Serializer):
+    rules = RulesField(required=False, help_text="Defaults to the record's own 'rules'.")
+    pool = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                    help_text="Units in the pool before the antes (default: the record's, else 0).")
+    first_of_series = serializers.BooleanField(required=False, allow_null=True)
+    record = RecordField()

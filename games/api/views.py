@@ -1,0 +1,219 @@
+"""Thin REST views: parse, call a service or selector, serialize. Errors are problem+json."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.tenancy import CanRead, ClubScopedAPIView, ClubScopedGenericAPIView
+from games.models import ChipPurchase, Deal, GameSession
+from games.selectors import deal_get, deal_list, session_get, session_list
+from games.services.deals import Correction, deal_correct, deal_record
+from games.services.engine import engine_replay, record_problem
+from games.services.idempotency import HEADER, idempotent
+from games.services.ledger import ledger_statement
+from games.services.sessions import purchase_record, session_create
+from loo_ledger.problems import Problem
+
+from . import serializers as s
+from .filters import DealFilter, SessionFilter
+from .schema import VerdictSchema, problems
+
+IDEMPOTENCY_PARAM = OpenApiParameter(
+    HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Any unique string: a retry with the same key and body returns the first answer "
+    "and stores nothing twice; the same key with another body is a 422; while the first request "
+    "is in flight, a 409.",
+)
+WRITE_ERRORS = problems(400, 401, 403, 404, 409, 422)
+
+
+class SessionScopedMixin:
+    """Resolves ``self.session`` (of this club, else 404) from the ``session_id`` URL kwarg."""
+
+    def get_session(self) -> GameSession:
+        found = session_get(club=self.club, session_id=self.kwargs["session_id"])  # type: ignore[attr-defined]
+        if found is None:
+            raise Problem(404, detail="No such session in this club.", code="not-found")
+        return found
+
+
+@extend_schema(tags=["sessions"])
+class SessionListCreateView(ClubScopedGenericAPIView, generics.ListAPIView):
+    """A club's sessions (filter by date range and status) and opening a new one."""
+
+    serializer_class = s.SessionSerializer
+    filterset_class = SessionFilter
+    queryset = GameSession.objects.none()
+
+    def get_queryset(self) -> QuerySet[GameSession]:
+        if self.club is None:
+            return GameSession.objects.none()
+        return session_list(club=self.club)
+
+    @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_PARAM])
+    @idempotent
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.SessionCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = session_create(club=self.club, user=request.user, **data.validated_data)
+        session = session_get(club=self.club, session_id=session.pk)
+        return Response(s.SessionSerializer(session).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("session-detail", args=[self.club.slug, session.pk])})
+
+
+@extend_schema(tags=["sessions"], responses={200: s.SessionSerializer, **problems(401, 404)})
+class SessionDetailView(SessionScopedMixin, ClubScopedAPIView):
+    """One session with the next deal the server expects."""
+
+    permission_classes = [CanRead]
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(s.SessionSerializer(self.get_session()).data)
+
+
+@extend_schema(tags=["deals"])
+class DealListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+    """A session's deals (filter by status and violation rule) and recording the next deal."""
+
+    serializer_class = s.DealSerializer
+    filterset_class = DealFilter
+    queryset = Deal.objects.none()
+
+    def get_queryset(self) -> QuerySet[Deal]:
+        if self.club is None:
+            return Deal.objects.none()
+        return deal_list(session=self.get_session())
+
+    @extend_schema(request=s.DealCreateSerializer, responses={201: s.DealSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_PARAM],
+                   description="Replays the record with the session's rules, pool and dealer and stores "
+                   "record, verdict and ledger entries in one transaction. 409 when `number` is not the "
+                   "next deal (the answer names the current number); 400 for a record error, a wrong "
+                   "dealer or pool, or a player who would go below zero chips.")
+    @idempotent
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.DealCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = self.get_session()
+        deal = deal_record(session=session, user=request.user, **data.validated_data)
+        location = reverse("deal-detail", args=[self.club.slug, session.pk, deal.number])
+        return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
+                        status=status.HTTP_201_CREATED, headers={"Location": location})
+
+
+@extend_schema(tags=["deals"], responses={200: s.DealDetailSerializer, **problems(401, 404)})
+class DealDetailView(SessionScopedMixin, ClubScopedAPIView):
+    """One deal as it stands, with every revision (who changed it, when and why)."""
+
+    permission_classes = [CanRead]
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        deal = deal_get(session=self.get_session(), number=self.kwargs["number"])
+        if deal is None:
+            raise Problem(404, detail=f"Deal {self.kwargs['number']} is not recorded in this session.",
+                          code="not-found")
+        return Response(s.DealDetailSerializer(deal).data)
+
+
+def correction_data(correction: Correction, reason: str) -> dict[str, Any]:
+    return {
+        "deal": correction.deal.number, "revision": correction.revision.revision, "reason": reason,
+        "changes": [vars(c) for c in correction.changes],
+    }
+
+
+@extend_schema(tags=["deals"])
+class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
+    """Correct a deal: a new revision, and every later deal re-settled with the new pool."""
+
+    @extend_schema(request=s.CorrectionCreateSerializer, responses={201: s.CorrectionSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_PARAM],
+                   description="The old revision stays readable. Answers with each changed deal's "
+                   "deltas before and after. 409 `correction-refused` (nothing changed) when a later "
+                   "deal would become impossible; `errors` name the deal and why.")
+    @idempotent
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.CorrectionCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        correction = deal_correct(session=self.get_session(), number=self.kwargs["number"],
+                                  user=request.user, **data.validated_data)
+        return Response(correction_data(correction, data.validated_data["reason"]),
+                        status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["ledger"], responses={200: s.LedgerSerializer, **problems(401, 404)})
+class LedgerView(SessionScopedMixin, ClubScopedAPIView):
+    """Each player's balance and the pool after every deal and purchase, with totals."""
+
+    permission_classes = [CanRead]
+
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(ledger_statement(self.get_session()))
+
+
+@extend_schema(tags=["purchases"])
+class PurchaseListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+    """Chips bought from the banker: buy-ins and rebuys, paid on the spot or owed."""
+
+    serializer_class = s.PurchaseSerializer
+    queryset = ChipPurchase.objects.none()
+
+    def get_queryset(self) -> QuerySet[ChipPurchase]:
+        if self.club is None:
+            return ChipPurchase.objects.none()
+        return ChipPurchase.objects.filter(session=self.get_session()).select_related("created_by")
+
+    @extend_schema(request=s.PurchaseSerializer, responses={201: s.PurchaseSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_PARAM])
+    @idempotent
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = s.PurchaseSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        purchase = purchase_record(session=self.get_session(), user=request.user, **data.validated_data)
+        return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["replay"], request=s.ReplayRequestSerializer,
+               responses={200: VerdictSchema, **problems(400, 401)})
+class ReplayView(APIView):
+    """Dry run: the verdict on a record under given rules and pool. Stores nothing.
+
+    An ``Idempotency-Key`` is accepted and ignored: nothing is stored, so a retry is safe.
+    """
+
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        from games.rules import RecordError
+
+        data = s.ReplayRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        record = data.validated_data["record"]
+        rules = data.validated_data.get("rules") or record.get("rules")
+        if rules is None:
+            raise Problem(400, detail="Give the rules beside the record (or inside it).",
+                          errors=[{"field": "rules", "message": "Required."}], code="validation-error")
+        pool = data.validated_data.get("pool")
+        if pool is None:
+            pool = record.get("pool", 0)
+        first = data.validated_data.get("first_of_series")
+        if first is None:
+            first = record.get("number", 1) == 1
+        from games.services.engine import rules_resolve
+
+        resolved = rules_resolve(rules)
+        try:
+            verdict = engine_replay(record, resolved, pool=pool, first_of_series=first)
+        except RecordError as exc:
+            raise record_problem(exc) from exc
+        return Response(verdict)

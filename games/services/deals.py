@@ -1,0 +1,268 @@
+"""Recording deals and correcting them, with the ledger kept exact throughout.
+
+Each write locks the session row first, so deals of one session are recorded strictly one
+after another; the unique (session, number) constraint is the backstop.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games.models import Deal, DealRevision, GameSession, Violation
+from games.selectors import NextDeal, session_next
+from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
+from games.services.ledger import (
+    credit_errors,
+    ledger_balances,
+    ledger_timeline,
+    next_posting,
+    post_reversal,
+    post_settlement,
+    session_lock,
+)
+from games.services.sessions import require_open
+from loo_ledger.problems import Problem
+
+RECORD_FORMAT = "loo-deal/1"
+
+
+def _mismatch(errors: list[dict[str, Any]]) -> Problem:
+    detail = errors[0]["message"] if len(errors) == 1 else f"{len(errors)} errors."
+    return Problem(400, "The record disagrees with the session", detail=detail, errors=errors,
+                   code="record-mismatch")
+
+
+def session_record(
+    session: GameSession, record: Mapping[str, Any], *, number: int, dealer: str, pool: int
+) -> dict[str, Any]:
+    """The record completed with what the session knows (seats, number, dealer, pool).
+
+    Whatever the client stated must agree: seats, number, rules, the dealer whose turn it is and
+    the pool the ledger holds; each disagreement is reported saying what was expected.
+    """
+    if not isinstance(record, Mapping):
+        raise _mismatch([{"field": "record", "message": "The record must be a JSON object."}])
+    errors: list[dict[str, Any]] = []
+    rec = dict(record)
+    if "seats" in rec and rec["seats"] != session.seats:
+        errors.append({"field": "record.seats",
+                       "message": f"This session seats {', '.join(session.seats)} (clockwise); the record says {rec['seats']}."})
+    if "number" in rec and rec["number"] != number:
+        errors.append({"field": "record.number",
+                       "message": f"The record says deal {rec['number']}, the request deal {number}."})
+    if "dealer" in rec and rec["dealer"] != dealer:
+        errors.append({"field": "record.dealer", "player": rec["dealer"],
+                       "message": f"Deal {number} is {dealer}'s deal, not {rec['dealer']}'s."})
+    if "pool" in rec and rec["pool"] != pool:
+        errors.append({"field": "record.pool",
+                       "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']}."})
+    if "rules" in rec:
+        if rules_resolve(rec["rules"]) != session.resolved_rules:
+            errors.append({"field": "record.rules",
+                           "message": "The record's rules differ from the session's; leave them out inside a session."})
+    if errors:
+        raise _mismatch(errors)
+    rec.pop("rules", None)
+    rec.update(format=rec.get("format", RECORD_FORMAT), seats=list(session.seats), number=number,
+               dealer=dealer, pool=pool)
+    return rec
+
+
+def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool,
+            deal: int | None = None) -> dict[str, Any]:
+    from games.rules import RecordError
+
+    try:
+        return engine_replay(record, session.resolved_rules, pool=pool, first_of_series=first_of_series)
+    except RecordError as exc:
+        raise record_problem(exc, deal=deal) from exc
+
+
+def _revision_create(
+    *, deal: Deal, record: dict[str, Any], verdict: dict[str, Any], first_of_series: bool,
+    cause: str, reason: str, user: Any,
+) -> DealRevision:
+    last = deal.revisions.order_by("-revision").values_list("revision", flat=True).first() or 0
+    st = verdict["settlement"]
+    rev = DealRevision.objects.create(
+        deal=deal, revision=last + 1, record=record, verdict=verdict,
+        status=verdict.get("status", ""), dealer=verdict.get("dealer") or record["dealer"],
+        pool_before=st["pool_before"], pool_after=st["pool_after"],
+        first_of_series=first_of_series, cause=cause, reason=reason, engine_version=engine_version(),
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    Violation.objects.bulk_create(
+        Violation(revision=rev, player=v.get("player") or "", rule=v.get("rule") or "",
+                  trick=v.get("trick"), card=v.get("card"), evidence=v.get("evidence") or "",
+                  penalty=v.get("penalty") or "")
+        for v in verdict.get("violations") or []
+    )
+    return rev
+
+
+@transaction.atomic
+def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any], user: Any = None) -> Deal:
+    """Replay and store deal ``number`` (which must be the next one) with its ledger posting."""
+    locked = session_lock(session)
+    require_open(locked)
+    nxt = session_next(locked)
+    if number != nxt.number:
+        raise number_conflict(number, nxt)
+    rec = session_record(locked, record, number=number, dealer=nxt.dealer, pool=nxt.pool)
+    verdict = _replay(locked, rec, pool=nxt.pool, first_of_series=nxt.first_of_series)
+    if not locked.allow_credit:
+        errors = credit_errors(ledger_balances(locked), verdict["settlement"]["deltas"])
+        if errors:
+            raise Problem(400, "Not enough chips", detail="; ".join(e["message"] for e in errors),
+                          errors=errors, code="insufficient-chips")
+    try:
+        with transaction.atomic():
+            deal = Deal.objects.create(session=locked, number=number, posting=next_posting(locked))
+    except IntegrityError as exc:  # backstop: another writer got the number past the lock
+        raise number_conflict(number, session_next(locked)) from exc
+    rev = _revision_create(deal=deal, record=rec, verdict=verdict, first_of_series=nxt.first_of_series,
+                           cause=DealRevision.Cause.RECORDED, reason="", user=user)
+    post_settlement(session=locked, deal=deal, revision=rev)
+    deal.current = rev
+    deal.save(update_fields=["current"])
+    return deal
+
+
+def number_conflict(number: int, nxt: NextDeal) -> Problem:
+    current = nxt.number - 1
+    recorded = f"deals 1-{current} are recorded" if current > 1 else (
+        "deal 1 is recorded" if current == 1 else "no deal is recorded yet")
+    return Problem(
+        409, "Not the next deal",
+        detail=f"Deal {number} cannot be recorded: {recorded}, the next is deal {nxt.number}.",
+        code="deal-number-conflict", current_number=current, next_number=nxt.number,
+    )
+
+
+@dataclass
+class DealChange:
+    """What a correction did to one deal."""
+
+    number: int
+    revision: int
+    cause: str
+    dealer: str
+    deltas_before: dict[str, int]
+    deltas_after: dict[str, int]
+    pool_after_before: int
+    pool_after_after: int
+
+
+@dataclass
+class Correction:
+    deal: Deal
+    revision: DealRevision
+    changes: list[DealChange] = field(default_factory=list)
+
+
+@dataclass
+class _Step:
+    deal: Deal
+    record: dict[str, Any]
+    verdict: dict[str, Any]
+    first_of_series: bool
+    cause: str
+
+
+def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
+    first = errors[0]
+    return Problem(
+        409, "Correction refused",
+        detail=f"Correcting deal {number} would make deal {first['deal']} impossible: {first['message']} Nothing was changed.",
+        errors=errors, code="correction-refused", deal=first["deal"],
+    )
+
+
+def _replan(locked: GameSession, later: list[Deal], carry: dict[str, Any], number: int) -> list[_Step]:
+    """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag."""
+    from games.rules import RecordError
+
+    steps = []
+    for deal in later:
+        old = deal.current
+        if carry["dealer"] != old.dealer:
+            raise _refused(number, [{
+                "deal": deal.number, "player": old.dealer, "field": "record.dealer",
+                "message": f"it was dealt by {old.dealer}, but after the correction it would be {carry['dealer']}'s deal.",
+            }])
+        record = {**old.record, "pool": carry["pool"]}
+        try:
+            verdict = engine_replay(record, locked.resolved_rules, pool=carry["pool"],
+                                    first_of_series=carry["first_of_series"])
+        except RecordError as exc:
+            raise _refused(number, [{**e, "deal": deal.number} for e in record_problem(exc).errors]) from exc
+        steps.append(_Step(deal, record, verdict, carry["first_of_series"], DealRevision.Cause.RESETTLED))
+        carry = verdict["next"]
+    return steps
+
+
+def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) -> None:
+    """Walk the session's timeline with the new verdicts; refuse if anyone goes below zero."""
+    if locked.allow_credit:
+        return
+    replaced = {s.deal.number: s.verdict["settlement"]["deltas"] for s in steps}
+    running: dict[str, int] = {}
+    for row in ledger_timeline(locked):
+        changes = row.changes
+        if row.kind == "deal" and row.deal in replaced:
+            deltas = replaced[row.deal]
+            errors = credit_errors(running, deltas, deal=row.deal)
+            if errors:
+                raise _refused(number, errors)
+            changes = deltas
+        for account, chips in changes.items():
+            running[account] = running.get(account, 0) + chips
+
+
+@transaction.atomic
+def deal_correct(
+    *, session: GameSession, number: int, record: Mapping[str, Any], user: Any = None, reason: str = ""
+) -> Correction:
+    """Store a new revision of deal ``number`` and re-settle it and every later deal.
+
+    Refused whole (nothing changes) when a later deal becomes impossible: its dealer no longer
+    deals, its record no longer replays, or a player would go below zero chips.
+    """
+    locked = session_lock(session)
+    require_open(locked)
+    deals = list(
+        Deal.objects.filter(session=locked, number__gte=number).select_related("current").order_by("number")
+    )
+    if not deals or deals[0].number != number:
+        raise Problem(404, "No such deal", detail=f"Deal {number} is not recorded in session {locked.pk}.",
+                      code="not-found")
+    target, cur = deals[0], deals[0].current
+    rec = session_record(locked, record, number=number, dealer=cur.dealer, pool=cur.pool_before)
+    verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
+    steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
+    steps += _replan(locked, deals[1:], verdict["next"], number)
+    _check_credit_after(locked, steps, number)
+
+    changes: list[DealChange] = []
+    first_revision: DealRevision | None = None
+    for step in steps:
+        old = step.deal.current
+        if step.cause == DealRevision.Cause.RESETTLED and step.verdict == old.verdict:
+            continue
+        why = reason if step.cause == DealRevision.Cause.CORRECTED else f"deal {number} corrected: {reason}"
+        post_reversal(session=locked, deal=step.deal, memo=f"reverses deal {step.deal.number} r{old.revision}")
+        rev = _revision_create(deal=step.deal, record=step.record, verdict=step.verdict,
+                               first_of_series=step.first_of_series, cause=step.cause, reason=why, user=user)
+        post_settlement(session=locked, deal=step.deal, revision=rev)
+        step.deal.current = rev
+        step.deal.save(update_fields=["current"])
+        first_revision = first_revision or rev
+        changes.append(DealChange(
+            step.deal.number, rev.revision, step.cause, rev.dealer, old.deltas, rev.deltas,
+            old.pool_after, rev.pool_after,
+        ))
+    assert first_revision is not None
+    return Correction(deal=target, revision=first_revision, changes=changes)

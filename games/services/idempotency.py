@@ -1,0 +1,115 @@
+"""``Idempotency-Key`` on POST: a retry gets the first answer and nothing is stored twice.
+
+* same key, same request (method, path, body) and the first one succeeded -> its stored answer;
+* same key, another request -> 422;
+* same key while the first is still being processed -> 409;
+* the first one failed (any non-2xx answer) -> the key is released, a retry runs afresh (a
+  refusal such as "record a purchase first" may not hold on the retry).
+
+The key row is committed *before* the work starts (so a concurrent retry sees it in flight)
+and marked done in the same transaction as the work (so a stored answer always matches what
+was stored). A key left in flight by a crashed worker is taken over after
+``IN_FLIGHT_TIMEOUT``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.models import Club
+from games.models import IdempotencyKey
+from loo_ledger.problems import Problem
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+IN_FLIGHT_TIMEOUT = dt.timedelta(minutes=2)
+MAX_KEY_LENGTH = 255
+
+
+def request_fingerprint(request: Request) -> str:
+    """sha256 over method, path and the JSON body in canonical form."""
+    try:
+        body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder)
+    except TypeError:
+        body = repr(request.data)
+    text = f"{request.method}\n{request.path}\n{body}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def idempotency_begin(*, club: Club, user: Any, key: str, fingerprint: str) -> tuple[IdempotencyKey, bool]:
+    """Claim ``key`` (-> (row, False)) or find its stored answer (-> (row, True)); else 409/422."""
+    if not key or len(key) > MAX_KEY_LENGTH:
+        raise Problem(400, detail=f"{HEADER} must be 1-{MAX_KEY_LENGTH} characters.",
+                      errors=[{"field": HEADER, "message": "Bad length."}], code="validation-error")
+    try:
+        with transaction.atomic():
+            return IdempotencyKey.objects.create(club=club, user=user, key=key, fingerprint=fingerprint), False
+    except IntegrityError:
+        pass
+    row = IdempotencyKey.objects.get(club=club, user=user, key=key)
+    if row.fingerprint != fingerprint:
+        raise Problem(422, "Idempotency-Key reused",
+                      detail=f"The {HEADER} {key!r} was used for a different request; use a new key.",
+                      code="unprocessable")
+    if row.state == IdempotencyKey.State.DONE:
+        return row, True
+    stale = timezone.now() - IN_FLIGHT_TIMEOUT
+    taken = IdempotencyKey.objects.filter(
+        pk=row.pk, state=IdempotencyKey.State.IN_FLIGHT, created_at__lt=stale
+    ).update(created_at=timezone.now())
+    if taken:
+        return row, False
+    raise Problem(409, "Request in flight",
+                  detail=f"A request with {HEADER} {key!r} is still being processed; retry shortly.",
+                  code="conflict")
+
+
+def idempotency_finish(row: IdempotencyKey, response: Response) -> None:
+    row.state = IdempotencyKey.State.DONE
+    row.response_status = response.status_code
+    row.response_body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+    row.completed_at = timezone.now()
+    row.save(update_fields=["state", "response_status", "response_body", "completed_at"])
+
+
+def idempotency_release(row: IdempotencyKey) -> None:
+    IdempotencyKey.objects.filter(pk=row.pk, state=IdempotencyKey.State.IN_FLIGHT).delete()
+
+
+def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
+    """Decorate a club-scoped view's ``post`` (``self.club`` resolved) to honour the header."""
+
+    @functools.wraps(handler)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return handler(view, request, *args, **kwargs)
+        row, done = idempotency_begin(
+            club=view.club, user=request.user, key=key, fingerprint=request_fingerprint(request)
+        )
+        if done:
+            return Response(row.response_body, status=row.response_status,
+                            headers={REPLAYED_HEADER: "true"})
+        try:
+            with transaction.atomic():
+                response = handler(view, request, *args, **kwargs)
+                if 200 <= response.status_code < 300:
+                    idempotency_finish(row, response)
+        except BaseException:
+            idempotency_release(row)
+            raise
+        if not 200 <= response.status_code < 300:
+            idempotency_release(row)
+        return response
+
+    return wrapper

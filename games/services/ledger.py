@@ -1,0 +1,325 @@
+"""The chip ledger: postings, balances, the timeline of balances, and the invariant check.
+
+A *posting* is a group of entries summing to zero. Every posting has a number (its position in
+the session's timeline); a deal's settlement, its reversals and re-settlements after a
+correction are all *attributed to the deal's own position*, so the running balances after deal
+N are always those of the deals' current revisions, whatever was corrected later.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, Sum
+
+from games.models import BANK, POOL, ChipPurchase, Deal, DealRevision, GameSession, LedgerEntry
+
+Kind = LedgerEntry.Kind
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One line of a posting: ``chips`` (signed) to ``account``; ``kind`` defaults to the posting's."""
+
+    account: str
+    chips: int
+    kind: str | None = None
+    memo: str = ""
+
+
+def session_lock(session: GameSession | int) -> GameSession:
+    """The session row, locked for the rest of the transaction (every write starts here)."""
+    pk = session.pk if isinstance(session, GameSession) else session
+    return GameSession.objects.select_for_update().get(pk=pk)
+
+
+def next_posting(session: GameSession) -> int:
+    """The next free timeline position (call under the session lock)."""
+    last_entry = LedgerEntry.objects.filter(session=session).aggregate(m=Max("posting"))["m"] or 0
+    last_deal = Deal.objects.filter(session=session).aggregate(m=Max("posting"))["m"] or 0
+    return max(last_entry, last_deal) + 1
+
+
+def _as_line(line: LedgerLine | tuple[Any, ...]) -> LedgerLine:
+    return line if isinstance(line, LedgerLine) else LedgerLine(*line)
+
+
+@transaction.atomic
+def ledger_post(
+    *,
+    session: GameSession,
+    kind: str,
+    lines: Iterable[LedgerLine | tuple[Any, ...]],
+    deal: Deal | None = None,
+    revision: DealRevision | None = None,
+    purchase: ChipPurchase | None = None,
+    memo: str = "",
+    posting: int | None = None,
+) -> list[LedgerEntry]:
+    """Append one balanced posting to the session's ledger and return its entries.
+
+    ``lines`` are :class:`LedgerLine` or ``(account, chips[, kind[, memo]])`` tuples; accounts
+    are a seat, ``"pool"`` or ``"bank"``; zero lines are dropped. Raises ``ValueError`` unless
+    the lines sum to zero. Locks the session row (a no-op if the caller already holds it).
+    ``posting`` (timeline position) defaults to the next free one.
+    """
+    locked = session_lock(session)
+    items = [_as_line(x) for x in lines]
+    total = sum(x.chips for x in items)
+    if total != 0:
+        raise ValueError(f"a posting must sum to zero, these lines sum to {total}")
+    allowed = set(locked.seats) | {POOL, BANK}
+    kinds = set(Kind.values)
+    for x in items:
+        if x.account not in allowed:
+            raise ValueError(f"no ledger account {x.account!r} in session {locked.pk}")
+        if (x.kind or kind) not in kinds:
+            raise ValueError(f"no ledger entry kind {x.kind or kind!r}")
+        if not isinstance(x.chips, int) or isinstance(x.chips, bool):
+            raise ValueError(f"chips must be integers, got {x.chips!r}")
+    if posting is None:
+        posting = next_posting(locked)
+    last = LedgerEntry.objects.filter(session=locked).order_by("-seq").values("seq", "digest").first()
+    seq, digest = (last["seq"], last["digest"]) if last else (0, "")
+    entries = []
+    for x in items:
+        if x.chips == 0:
+            continue
+        seq += 1
+        entry = LedgerEntry(
+            session=locked, deal=deal, revision=revision, purchase=purchase, seq=seq,
+            posting=posting, kind=x.kind or kind, account=x.account, chips=x.chips,
+            memo=(x.memo or memo)[:200],
+        )
+        entry.digest = digest = entry.compute_digest(digest)
+        entries.append(entry)
+    return LedgerEntry.objects.bulk_create(entries)
+
+
+def settlement_lines(verdict: Mapping[str, Any]) -> list[LedgerLine]:
+    """A verdict's settlement as ledger lines: antes, loos, penalties and payouts, each kind
+    balanced against the pool.
+
+    Any part of a player's ``delta`` not explained by those (e.g. loos paid straight to a flush
+    holder) is booked as a direct ``payout`` line, and a last pool line makes up any rest, so the
+    posting moves each player by exactly ``deltas[p]`` and the pool by ``pool_after - pool_before``.
+    """
+    st = verdict["settlement"]
+    deltas: dict[str, int] = {p: int(d) for p, d in st.get("deltas", {}).items()}
+    pool_move = int(st["pool_after"]) - int(st["pool_before"])
+    lines: list[LedgerLine] = []
+    explained: dict[str, int] = defaultdict(int)
+    for key, kind, sign in (
+        ("antes", Kind.ANTE, -1), ("loo_payments", Kind.LOO, -1),
+        ("penalties", Kind.PENALTY, -1), ("payouts", Kind.PAYOUT, +1),
+    ):
+        total = 0
+        for player, amount in (st.get(key) or {}).items():
+            amount = int(amount)
+            if amount and player in deltas:
+                lines.append(LedgerLine(player, sign * amount, kind))
+                explained[player] += sign * amount
+                total += sign * amount
+        if total:
+            lines.append(LedgerLine(POOL, -total, kind))
+    for player, delta in deltas.items():
+        rest = delta - explained[player]
+        if rest:
+            lines.append(LedgerLine(player, rest, Kind.PAYOUT, "direct"))
+    pool_rest = pool_move - sum(x.chips for x in lines if x.account == POOL)
+    if pool_rest:
+        lines.append(LedgerLine(POOL, pool_rest, Kind.PAYOUT, "direct"))
+    if sum(x.chips for x in lines) != 0:
+        raise ValueError(f"verdict does not conserve chips: deltas {deltas}, pool moves {pool_move}")
+    return lines
+
+
+def post_settlement(
+    *, session: GameSession, deal: Deal, revision: DealRevision, posting: int | None = None
+) -> list[LedgerEntry]:
+    """Book a revision's verdict at the deal's timeline position."""
+    return ledger_post(
+        session=session, kind=Kind.PAYOUT, lines=settlement_lines(revision.verdict), deal=deal,
+        revision=revision, posting=deal.posting if posting is None else posting,
+        memo=f"deal {deal.number} r{revision.revision}",
+    )
+
+
+def post_reversal(*, session: GameSession, deal: Deal, memo: str) -> list[LedgerEntry]:
+    """Undo everything currently booked for ``deal`` (its net per account), as one posting."""
+    net = (
+        LedgerEntry.objects.filter(session=session, deal=deal)
+        .values("account").annotate(total=Sum("chips")).order_by("account")
+    )
+    lines = [LedgerLine(row["account"], -row["total"]) for row in net if row["total"]]
+    return ledger_post(
+        session=session, kind=Kind.REVERSAL, lines=lines, deal=deal, revision=deal.current, memo=memo,
+    )
+
+
+def ledger_balances(session: GameSession) -> dict[str, int]:
+    """Every account's balance now: each seat, ``pool`` and ``bank`` (0 when untouched)."""
+    out = {name: 0 for name in [*session.seats, POOL, BANK]}
+    for row in (
+        LedgerEntry.objects.filter(session=session).values("account").annotate(total=Sum("chips"))
+    ):
+        out[row["account"]] = out.get(row["account"], 0) + int(row["total"])
+    return out
+
+
+@dataclass
+class TimelineRow:
+    """One step of the session: a deal (its current revision), a purchase, or another posting."""
+
+    position: int
+    kind: str  # "deal" | "purchase" | "end-pool" | "buyback" | ...
+    deal: int | None = None
+    dealer: str | None = None
+    changes: dict[str, int] = field(default_factory=dict)
+    balances: dict[str, int] = field(default_factory=dict)  # seats, pool and bank after this row
+
+    def as_dict(self) -> dict[str, Any]:
+        seats = {k: v for k, v in self.balances.items() if k not in (POOL, BANK)}
+        return {
+            "position": self.position, "kind": self.kind, "deal": self.deal, "dealer": self.dealer,
+            "changes": self.changes, "balances": seats,
+            "pool": self.balances.get(POOL, 0), "issued": -self.balances.get(BANK, 0),
+        }
+
+
+def ledger_timeline(session: GameSession) -> list[TimelineRow]:
+    """Balances after every step in play order, computed from the ledger itself."""
+    rows: dict[int, TimelineRow] = {}
+    for deal in Deal.objects.filter(session=session).select_related("current"):
+        rows[deal.posting] = TimelineRow(
+            deal.posting, "deal", deal.number, deal.current.dealer if deal.current else None
+        )
+    entries = (
+        LedgerEntry.objects.filter(session=session)
+        .values("posting", "kind", "account", "chips", "deal__posting")
+        .order_by("seq")
+    )
+    for e in entries:
+        pos = e["deal__posting"] or e["posting"]
+        row = rows.get(pos)
+        if row is None:
+            row = rows[pos] = TimelineRow(pos, e["kind"])
+        row.changes[e["account"]] = row.changes.get(e["account"], 0) + e["chips"]
+    running = {name: 0 for name in [*session.seats, POOL, BANK]}
+    out = []
+    for pos in sorted(rows):
+        row = rows[pos]
+        row.changes = {k: v for k, v in row.changes.items() if v}
+        for account, chips in row.changes.items():
+            running[account] = running.get(account, 0) + chips
+        row.balances = dict(running)
+        out.append(row)
+    return out
+
+
+def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, deal: int | None = None) -> list[dict[str, Any]]:
+    """Players a deal would take below zero: "dan holds 2 and owes 3: record a purchase first"."""
+    errors = []
+    for player, delta in deltas.items():
+        held = balances.get(player, 0)
+        if delta < 0 and held + delta < 0:
+            item: dict[str, Any] = {
+                "player": player, "field": "record",
+                "message": f"{player} holds {held} and owes {-delta}: record a purchase first",
+            }
+            if deal is not None:
+                item["deal"] = deal
+            errors.append(item)
+    return errors
+
+
+def ledger_check(session: GameSession) -> list[str]:
+    """Every break of the ledger's invariants for one session (empty list: all is well).
+
+    Checks: seq runs 1..n with an unbroken digest chain; every posting sums to zero; the bank
+    has issued exactly the chips purchased (less any bought back), so players + pool = issued;
+    the pool never goes below zero; and after every deal the ledger agrees with the deal's
+    current verdict (each player's change and the pool).
+    """
+    problems: list[str] = []
+    previous = ""
+    postings: dict[int, int] = defaultdict(int)
+    expected_seq = 1
+    for entry in LedgerEntry.objects.filter(session=session).order_by("seq"):
+        if entry.seq != expected_seq:
+            problems.append(f"entry seq {entry.seq} where {expected_seq} was expected (gap or reorder)")
+            expected_seq = entry.seq
+        if entry.compute_digest(previous) != entry.digest:
+            problems.append(f"entry seq {entry.seq}: digest chain broken (entry altered)")
+        previous = entry.digest
+        expected_seq += 1
+        postings[entry.posting] += entry.chips
+    problems += [f"posting {p} sums to {total}, not 0" for p, total in sorted(postings.items()) if total]
+
+    balances = ledger_balances(session)
+    purchased = ChipPurchase.objects.filter(session=session).aggregate(s=Sum("chips"))["s"] or 0
+    bought_back = -(
+        LedgerEntry.objects.filter(session=session, kind=Kind.BUYBACK, account=BANK)
+        .aggregate(s=Sum("chips"))["s"] or 0
+    )
+    issued = purchased + bought_back
+    if -balances[BANK] != issued:
+        problems.append(f"bank shows {-balances[BANK]} chips issued, purchases and buy-backs say {issued}")
+    held = sum(v for k, v in balances.items() if k != BANK)
+    if held != -balances[BANK]:
+        problems.append(f"players and pool hold {held}, but {-balances[BANK]} chips were issued")
+
+    currents = {
+        d.number: d.current for d in Deal.objects.filter(session=session).select_related("current")
+    }
+    for row in ledger_timeline(session):
+        if row.balances.get(POOL, 0) < 0:
+            problems.append(f"pool below zero ({row.balances[POOL]}) at position {row.position}")
+        if row.kind != "deal":
+            continue
+        rev = currents.get(row.deal)
+        if rev is None:
+            problems.append(f"deal {row.deal} has no current revision")
+            continue
+        want = {p: d for p, d in rev.deltas.items() if d}
+        pool_move = rev.pool_after - rev.pool_before
+        if pool_move:
+            want[POOL] = pool_move
+        if row.changes != want:
+            problems.append(f"deal {row.deal}: ledger moves {row.changes}, verdict r{rev.revision} says {want}")
+        if row.balances.get(POOL, 0) != rev.pool_after:
+            problems.append(
+                f"deal {row.deal}: pool after is {row.balances.get(POOL, 0)} in the ledger, "
+                f"{rev.pool_after} in the verdict"
+            )
+    return problems
+
+
+def ledger_statement(session: GameSession) -> dict[str, Any]:
+    """Everything ``GET .../ledger`` shows: the timeline, the totals and the invariant check."""
+    rows = ledger_timeline(session)
+    balances = ledger_balances(session)
+    purchased: dict[str, int] = {seat: 0 for seat in session.seats}
+    money: dict[str, int] = {seat: 0 for seat in session.seats}
+    owed: dict[str, int] = {seat: 0 for seat in session.seats}
+    for p in ChipPurchase.objects.filter(session=session):
+        purchased[p.player] = purchased.get(p.player, 0) + p.chips
+        money[p.player] = money.get(p.player, 0) + p.money
+        if not p.paid:
+            owed[p.player] = owed.get(p.player, 0) + p.money
+    problems = ledger_check(session)
+    return {
+        "session": session.pk,
+        "seats": list(session.seats),
+        "rows": [r.as_dict() for r in rows],
+        "totals": {
+            "balances": {s: balances.get(s, 0) for s in session.seats},
+            "pool": balances[POOL], "issued": -balances[BANK],
+            "purchased": purchased, "money": money, "owed": owed,
+        },
+        "ok": not problems,
+        "problems": problems,
+    }

@@ -1,0 +1,129 @@
+"""Creating sessions and recording chip purchases."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import Club, Member
+from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
+from games.services.engine import rules_check_seats, rules_resolve
+from games.services.ledger import ledger_post, next_posting, session_lock
+from loo_ledger.problems import Problem
+
+CLUB_BANKER = "club"
+
+
+def _invalid(errors: list[dict[str, Any]]) -> Problem:
+    detail = errors[0]["message"] if len(errors) == 1 else f"{len(errors)} errors."
+    return Problem(400, detail=detail, errors=errors, code="validation-error")
+
+
+def require_open(session: GameSession) -> None:
+    """Refuse any write to a closed session (409: it is frozen until an owner reopens it)."""
+    if not session.is_open:
+        raise Problem(
+            409, "Session closed",
+            detail=f"Session {session.pk} is closed; an owner must reopen it before anything is recorded.",
+            code="session-closed",
+        )
+
+
+@transaction.atomic
+def session_create(
+    *,
+    club: Club,
+    date: dt.date,
+    seats: Sequence[str],
+    first_dealer: str,
+    rules: Mapping[str, Any],
+    banker: str | None = None,
+    chip_value: int = 1,
+    currency: str = "GBP",
+    allow_credit: bool = False,
+    name: str = "",
+    buy_ins: Mapping[str, int] | None = None,
+    user: Any = None,
+) -> GameSession:
+    """Open a session after the engine has validated its rules for these seats.
+
+    ``buy_ins`` (seat -> chips) records each player's opening purchase, paid on the spot.
+    """
+    errors: list[dict[str, Any]] = []
+    seats = list(seats)
+    members = set(Member.objects.filter(club=club).values_list("name", flat=True))
+    if len(seats) < 2:
+        errors.append({"field": "seats", "message": "A table needs at least two players."})
+    if len(set(seats)) != len(seats):
+        errors.append({"field": "seats", "message": "A player may sit only once."})
+    for i, seat in enumerate(seats):
+        if seat not in members:
+            errors.append({"field": f"seats[{i}]", "message": f"'{seat}' is not a member of this club."})
+    if first_dealer not in seats:
+        errors.append({"field": "first_dealer", "message": f"'{first_dealer}' is not seated."})
+    if banker == CLUB_BANKER:
+        banker = None
+    if banker is not None and banker not in members:
+        errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
+    if not isinstance(chip_value, int) or chip_value < 1:
+        errors.append({"field": "chip_value", "message": "chip_value is a whole number of currency units, at least 1."})
+    if not re.fullmatch(r"[A-Z]{3}", currency or ""):
+        errors.append({"field": "currency", "message": "Use a three-letter ISO 4217 code such as GBP."})
+    for seat, chips in (buy_ins or {}).items():
+        if seat not in seats:
+            errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
+        elif not isinstance(chips, int) or chips < 1:
+            errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
+    if errors:
+        raise _invalid(errors)
+    resolved = rules_resolve(rules)
+    rules_check_seats(resolved, seats)
+    session = GameSession.objects.create(
+        club=club, date=date, name=name, seats=seats, first_dealer=first_dealer, rules=dict(rules),
+        resolved_rules=resolved, banker=banker, chip_value=chip_value, currency=currency,
+        allow_credit=allow_credit, created_by=user,
+    )
+    for seat in seats:
+        if (buy_ins or {}).get(seat):
+            purchase_record(session=session, player=seat, chips=buy_ins[seat], user=user, memo="buy-in")
+    return session
+
+
+@transaction.atomic
+def purchase_record(
+    *,
+    session: GameSession,
+    player: str,
+    chips: int,
+    money: int | None = None,
+    paid: bool = True,
+    memo: str = "",
+    user: Any = None,
+) -> ChipPurchase:
+    """A player buys ``chips`` from the banker for ``money`` (default chips x chip value)."""
+    locked = session_lock(session)
+    require_open(locked)
+    errors = []
+    if player not in locked.seats:
+        errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
+    if not isinstance(chips, int) or isinstance(chips, bool) or chips < 1:
+        errors.append({"field": "chips", "message": "chips must be a positive whole number."})
+    if money is not None and (not isinstance(money, int) or money < 0):
+        errors.append({"field": "money", "message": "money is a whole number of the smallest currency unit, not negative."})
+    if errors:
+        raise _invalid(errors)
+    if money is None:
+        money = chips * locked.chip_value
+    purchase = ChipPurchase.objects.create(
+        session=locked, player=player, chips=chips, money=money, paid=paid, memo=memo[:200],
+        posting=next_posting(locked), created_by=user,
+    )
+    ledger_post(
+        session=locked, kind=LedgerEntry.Kind.PURCHASE, lines=[(BANK, -chips), (player, chips)],
+        purchase=purchase, posting=purchase.posting,
+        memo=f"{player} buys {chips} for {money}{'' if paid else ' (owed)'}",
+    )
+    return purchase
