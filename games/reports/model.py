@@ -1,0 +1,305 @@
+"""The one report model every renderer (JSON, CSV, PDF, web page) reads.
+
+`build_report` is pure Python (no Django): it takes `SessionFacts` (what the session, its chip
+purchases, its deals' verdicts and its closing say) and works out every figure the treasurer
+needs. `games.reports.gather` fills `SessionFacts` from the database; tests can fill it by hand
+or from an engine replay.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from games.reports.charts import chips_chart, pool_chart
+from games.settlement import (
+    banker_settlement,
+    format_money,
+    minimal_transfers,
+    money_results,
+)
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """Chips bought from the banker; `after_deal` = how many deals had been recorded before."""
+
+    player: str
+    chips: int
+    money: int  # minor units
+    paid: bool
+    after_deal: int = 0
+
+
+@dataclass(frozen=True)
+class DealFacts:
+    """A stored deal: its number, its current verdict and how often its record was corrected."""
+
+    number: int
+    verdict: Mapping[str, Any]
+    corrections: int = 0
+
+
+@dataclass(frozen=True)
+class SessionFacts:
+    """Everything a report is computed from."""
+
+    club: str
+    session_id: int | str
+    title: str
+    date: str
+    status: str  # "open" | "closed"
+    seats: Sequence[str]
+    banker: str  # a seat or "club"
+    chip_value: int  # minor units per chip
+    currency: str
+    rules: Mapping[str, Any]
+    start_pool: int
+    purchases: Sequence[Purchase]
+    deals: Sequence[DealFacts]
+    display_names: Mapping[str, str] = field(default_factory=dict)
+    end_pool_mode: str = "split"
+    end_pool_shares: Mapping[str, int] = field(default_factory=dict)  # split at closing
+    returned: Mapping[str, int] | None = None  # chips bought back at closing (None: still open)
+    warnings: Sequence[str] = ()
+    closed_at: str | None = None
+
+
+@dataclass(frozen=True)
+class ViolationLine:
+    player: str
+    rule: str
+    trick: int | None
+    card: str | None
+    evidence: str
+    penalty: str
+
+
+@dataclass(frozen=True)
+class DealLine:
+    number: int
+    dealer: str
+    status: str
+    pool_kind: str
+    pool_before: int
+    pool: int  # units played for: carried pool + this deal's antes
+    pool_after: int
+    standers: list[str]
+    tricks_won: dict[str, int]
+    payouts: dict[str, int]
+    loos: dict[str, int]
+    penalties: dict[str, int]
+    deltas: dict[str, int]
+    violations: list[ViolationLine]
+    corrected: bool
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    name: str
+    display_name: str
+    bought_chips: int
+    bought_money: int
+    paid_money: int
+    owed_money: int
+    won_chips: int  # net of every deal's deltas
+    end_pool_share: int
+    chips_now: int  # in hand (before the buy-back)
+    returned_chips: int | None
+    result_chips: int | None
+    result_money: int | None
+    times_dealt: int
+    times_looed: int
+    violations: int
+
+
+@dataclass(frozen=True)
+class TransferLine:
+    payer: str
+    payee: str
+    amount: int
+    explanation: str
+
+
+@dataclass(frozen=True)
+class BankerLineOut:
+    player: str
+    owed: int
+    buyback: int
+    banker_pays: int
+    explanation: str
+
+
+@dataclass(frozen=True)
+class SessionReport:
+    club: str
+    session_id: int | str
+    title: str
+    date: str
+    status: str
+    closed_at: str | None
+    final: bool  # closed: figures settled; open: provisional
+    seats: list[str]
+    banker: str
+    chip_value: int
+    currency: str
+    rules: dict[str, Any]
+    start_pool: int
+    pool_now: int
+    end_pool_mode: str
+    players: list[PlayerLine]
+    deals: list[DealLine]
+    through_banker: list[BankerLineOut]
+    transfers: list[TransferLine]
+    chips_series: dict[str, list[int]]
+    pool_series: list[int]
+    warnings: list[str]
+    totals: dict[str, int]
+
+    def money(self, units: int | None) -> str:
+        """Minor units as the currency's decimal text ("" for unknown)."""
+        return "" if units is None else format_money(units, self.currency)
+
+    @property
+    def chips_svg(self) -> str:
+        return chips_chart(self.chips_series)
+
+    @property
+    def pool_svg(self) -> str:
+        return pool_chart(self.pool_series)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: integers stay integers (minor units and chips); money also as text."""
+        data = asdict(self)
+        for p in data["players"]:
+            p["result"] = self.money(p["result_money"])
+        for t in data["transfers"]:
+            t["amount_text"] = self.money(t["amount"])
+        return data
+
+
+def _deal_line(facts: DealFacts) -> DealLine:
+    v = facts.verdict
+    s = v["settlement"]
+    return DealLine(
+        number=facts.number,
+        dealer=v.get("dealer", ""),
+        status=v.get("status", ""),
+        pool_kind=v.get("pool_kind", ""),
+        pool_before=s["pool_before"],
+        pool=s["pool"],
+        pool_after=s["pool_after"],
+        standers=list(v.get("standers", [])),
+        tricks_won=dict(v.get("tricks_won", {})),
+        payouts=dict(s.get("payouts", {})),
+        loos=dict(s.get("loo_payments", {})),
+        penalties=dict(s.get("penalties", {})),
+        deltas=dict(s["deltas"]),
+        violations=[
+            ViolationLine(x["player"], x["rule"], x.get("trick"), x.get("card"),
+                          x.get("evidence", ""), x.get("penalty", ""))
+            for x in v.get("violations", [])
+        ],
+        corrected=facts.corrections > 0,
+    )
+
+
+def build_report(facts: SessionFacts) -> SessionReport:
+    """Every figure of the report, from the facts alone."""
+    seats = list(facts.seats)
+    deals = [_deal_line(d) for d in sorted(facts.deals, key=lambda d: d.number)]
+
+    bought = {s: 0 for s in seats}
+    bought_money = {s: 0 for s in seats}
+    paid_money = {s: 0 for s in seats}
+    for p in facts.purchases:
+        bought[p.player] += p.chips
+        bought_money[p.player] += p.money
+        paid_money[p.player] += p.money if p.paid else 0
+
+    # Chips in hand after each deal: purchases land after the deal count they name.
+    chips = {s: 0 for s in seats}
+    pending = sorted(facts.purchases, key=lambda p: p.after_deal)
+    k = 0
+
+    def buy_up_to(n: int) -> None:
+        nonlocal k
+        while k < len(pending) and pending[k].after_deal <= n:
+            chips[pending[k].player] += pending[k].chips
+            k += 1
+
+    buy_up_to(0)
+    series = {s: [chips[s]] for s in seats}
+    pool_series = [facts.start_pool]
+    for d in deals:
+        for s in seats:
+            chips[s] += d.deltas.get(s, 0)
+        buy_up_to(d.number)
+        for s in seats:
+            series[s].append(chips[s])
+        pool_series.append(d.pool_after)
+    buy_up_to(10**9)
+    pool_now = pool_series[-1]
+
+    won = {s: sum(d.deltas.get(s, 0) for d in deals) for s in seats}
+    share = {s: facts.end_pool_shares.get(s, 0) for s in seats}
+    in_hand = {s: bought[s] + won[s] + share[s] for s in seats}
+    final = facts.returned is not None
+    results: dict[str, int] = {}
+    through: list[BankerLineOut] = []
+    transfers: list[TransferLine] = []
+    if final:
+        returned = {s: facts.returned.get(s, 0) for s in seats}  # type: ignore[union-attr]
+        results = money_results(seats, bought, returned, facts.chip_value)
+        lines = banker_settlement(
+            seats, facts.banker, bought_money=bought_money, paid_money=paid_money,
+            buyback_money={s: returned[s] * facts.chip_value for s in seats},
+            currency=facts.currency,
+        )
+        through = [BankerLineOut(x.player, x.owed, x.buyback, x.banker_pays, x.explanation)
+                   for x in lines]
+        transfers = [TransferLine(t.payer, t.payee, t.amount, t.explanation)
+                     for t in minimal_transfers(seats, results, facts.currency)]
+
+    players = []
+    for s in seats:
+        ret = facts.returned.get(s, 0) if final else None  # type: ignore[union-attr]
+        players.append(PlayerLine(
+            name=s,
+            display_name=facts.display_names.get(s, s),
+            bought_chips=bought[s],
+            bought_money=bought_money[s],
+            paid_money=paid_money[s],
+            owed_money=bought_money[s] - paid_money[s],
+            won_chips=won[s],
+            end_pool_share=share[s],
+            chips_now=in_hand[s],
+            returned_chips=ret,
+            result_chips=None if ret is None else ret - bought[s],
+            result_money=results.get(s) if final else None,
+            times_dealt=sum(1 for d in deals if d.dealer == s),
+            times_looed=sum(1 for d in deals if d.loos.get(s)),
+            violations=sum(1 for d in deals for x in d.violations if x.player == s),
+        ))
+
+    totals = {
+        "deals": len(deals),
+        "chips_bought": sum(bought.values()),
+        "money_bought": sum(bought_money.values()),
+        "money_owed": sum(bought_money[s] - paid_money[s] for s in seats),
+        "chips_returned": sum(facts.returned.values()) if final else 0,  # type: ignore[union-attr]
+        "loos_paid": sum(sum(d.loos.values()) for d in deals),
+        "penalties_paid": sum(sum(d.penalties.values()) for d in deals),
+        "violations": sum(len(d.violations) for d in deals),
+        "corrected_deals": sum(1 for d in deals if d.corrected),
+        "end_pool": sum(share.values()),
+    }
+    return SessionReport(
+        club=facts.club, session_id=facts.session_id, title=facts.title, date=facts.date,
+        status=facts.status, closed_at=facts.closed_at, final=final, seats=seats,
+        banker=facts.banker, chip_value=facts.chip_value, currency=facts.currency,
+        rules=dict(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
+        end_pool_mode=facts.end_pool_mode, players=players, deals=deals, through_banker=through,
+        transfers=transfers, chips_series=series, pool_series=pool_series,
+        warnings=list(facts.warnings), totals=totals,
+    )

@@ -1,0 +1,86 @@
+"""Renderers of the one report model: JSON, CSV (players / deals / transfers), HTML and PDF."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from games.reports.model import SessionReport
+
+CSV_TABLES = ("players", "deals", "transfers")
+
+
+def report_json(report: SessionReport) -> str:
+    """The report as JSON text (money as integer minor units plus decimal text)."""
+    return json.dumps(report.as_dict(), indent=2, sort_keys=False)
+
+
+def _pairs(mapping: dict[str, int]) -> str:
+    return " ".join(f"{k}:{v}" for k, v in mapping.items())
+
+
+def report_csv(report: SessionReport, table: str = "players") -> str:
+    """One table of the report as CSV; money as decimal text in the session's currency."""
+    if table not in CSV_TABLES:
+        raise ValueError(f"table must be one of {', '.join(CSV_TABLES)}")
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    m = report.money
+    if table == "players":
+        w.writerow(["player", "display_name", "bought_chips", "bought_money", "paid_money",
+                    "owed_money", "won_chips", "end_pool_share", "returned_chips",
+                    "result_chips", "result_money", "times_dealt", "times_looed", "violations"])
+        for p in report.players:
+            w.writerow([p.name, p.display_name, p.bought_chips, m(p.bought_money),
+                        m(p.paid_money), m(p.owed_money), p.won_chips, p.end_pool_share,
+                        "" if p.returned_chips is None else p.returned_chips,
+                        "" if p.result_chips is None else p.result_chips,
+                        m(p.result_money), p.times_dealt, p.times_looed, p.violations])
+    elif table == "deals":
+        w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
+                    "pool_after", "standers", "tricks", "payouts", "loos", "penalties",
+                    "violations", "corrected", *(f"delta_{s}" for s in report.seats)])
+        for d in report.deals:
+            violations = " | ".join(
+                f"{v.player} {v.rule} trick {v.trick if v.trick is not None else '-'}"
+                f" {v.card or '-'}: {v.evidence} ({v.penalty})" for v in d.violations)
+            w.writerow([d.number, d.dealer, d.status, d.pool_kind, d.pool_before, d.pool,
+                        d.pool_after, " ".join(d.standers), _pairs(d.tricks_won),
+                        _pairs(d.payouts), _pairs(d.loos), _pairs(d.penalties), violations,
+                        "yes" if d.corrected else "no",
+                        *(d.deltas.get(s, 0) for s in report.seats)])
+    else:
+        w.writerow(["payer", "payee", "amount", "explanation"])
+        for t in report.transfers:
+            w.writerow([t.payer, t.payee, m(t.amount), t.explanation])
+    return out.getvalue()
+
+
+def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
+    """Template context shared by the web page and the PDF."""
+    money = report.money
+    players = [{"p": p, "bought": money(p.bought_money), "owed": money(p.owed_money),
+                "result": money(p.result_money)} for p in report.players]
+    banker = [{"b": b, "owed": money(b.owed), "buyback": money(b.buyback)}
+              for b in report.through_banker]
+    transfers = [{"t": t, "amount": money(t.amount)} for t in report.transfers]
+    deals = [{"d": d, "tricks": _pairs(d.tricks_won), "payouts": _pairs(d.payouts),
+              "loos": _pairs(d.loos), "penalties": _pairs(d.penalties)} for d in report.deals]
+    return {"report": report, "players": players, "banker_lines": banker,
+            "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
+            "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
+
+
+def report_html(report: SessionReport, *, for_pdf: bool = False, **extra: Any) -> str:
+    """The server-rendered page (also the PDF's source, with print styling)."""
+    return render_to_string("reports/session.html", report_context(report, for_pdf=for_pdf, **extra))
+
+
+def report_pdf(report: SessionReport) -> bytes:
+    """The report as PDF (WeasyPrint renders the same HTML and inline SVG charts)."""
+    from weasyprint import HTML  # heavy import, only when a PDF is wanted
+
+    return HTML(string=report_html(report, for_pdf=True)).write_pdf()

@@ -1,0 +1,102 @@
+"""The report model from hand-made facts (no database, no engine)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from games.reports.model import DealFacts, Purchase, SessionFacts, build_report
+from games.settlement import SettlementError
+
+SEATS = ["ann", "bob", "cat"]
+
+
+def verdict(dealer, before, antes, payouts, loos, after, tricks, violations=()):
+    deltas = {s: payouts.get(s, 0) - antes.get(s, 0) - loos.get(s, 0) for s in SEATS}
+    return {"dealer": dealer, "status": "irregular" if violations else "valid",
+            "pool_kind": "simple" if before == 0 else "double", "standers": list(tricks),
+            "tricks_won": tricks, "violations": list(violations),
+            "settlement": {"pool_before": before, "antes": antes, "pool": before + sum(antes.values()),
+                           "payouts": payouts, "loo_payments": loos, "penalties": {},
+                           "pool_after": after, "deltas": deltas}}
+
+
+# deal 1: ann deals (pool 3), bob takes all 3 tricks: bob +3, ann -3 ante -3 loo, cat -3 loo; pool 6.
+# deal 2: bob deals (6 + 3 = 9), cat takes all: cat +9, bob -3 ante -3 loo; ann passed; pool 3.
+D1 = verdict("ann", 0, {"ann": 3}, {"bob": 3}, {"ann": 3, "cat": 3}, 6, {"ann": 0, "bob": 3, "cat": 0})
+D2 = verdict("bob", 6, {"bob": 3}, {"cat": 9}, {"bob": 3}, 3, {"bob": 0, "cat": 3},
+             [{"player": "bob", "rule": "revoke", "trick": 2, "card": "5C",
+               "evidence": "held 5H when TH was led", "penalty": "full-loo"}])
+
+
+def facts(**over):
+    base = dict(
+        club="oak", session_id=7, title="t", date="2026-11-28", status="closed", seats=SEATS,
+        banker="ann", chip_value=10, currency="GBP", rules={"game": "three-card"}, start_pool=0,
+        purchases=[Purchase("ann", 20, 200, True), Purchase("bob", 20, 200, True),
+                   Purchase("cat", 20, 200, False), Purchase("ann", 10, 100, False, after_deal=1)],
+        deals=[DealFacts(1, D1), DealFacts(2, D2, corrections=1)],
+        # pool 3 split from cat (next dealer cat's eldest is ann... the closing decides): 1 each
+        end_pool_shares={"ann": 1, "bob": 1, "cat": 1},
+        # ann 30 - 6 + 1 = 25; bob 20 + 3 - 6 + 1 = 18; cat 20 - 3 + 9 + 1 = 27  (70 chips)
+        returned={"ann": 25, "bob": 18, "cat": 27},
+    )
+    base.update(over)
+    return SessionFacts(**base)
+
+
+def test_players_and_money():
+    r = build_report(facts())
+    p = {x.name: x for x in r.players}
+    assert [p[s].won_chips for s in SEATS] == [-6, -3, 6]
+    assert [p[s].result_chips for s in SEATS] == [-5, -2, 7]
+    assert [p[s].result_money for s in SEATS] == [-50, -20, 70]
+    assert p["ann"].bought_money == 300 and p["ann"].owed_money == 100
+    assert p["cat"].owed_money == 200
+    assert [p[s].times_looed for s in SEATS] == [1, 1, 1]
+    assert p["bob"].violations == 1
+    assert [(t.payer, t.payee, t.amount) for t in r.transfers] == [("ann", "cat", 50), ("bob", "cat", 20)]
+    # through the banker: cat owed 2.00 for chips and gets 2.70 for 27 chips back
+    assert {b.player: b.banker_pays for b in r.through_banker} == {"ann": 150, "bob": 180, "cat": 70}
+    assert r.totals["loos_paid"] == 9 and r.totals["corrected_deals"] == 1
+    assert r.chips_series == {"ann": [20, 24, 24], "bob": [20, 23, 17], "cat": [20, 17, 26]}
+    assert r.pool_series == [0, 6, 3]
+
+
+def test_renderers_agree():
+    from games.reports.render import report_csv, report_json
+
+    r = build_report(facts())
+    data = json.loads(report_json(r))
+    assert [p["result"] for p in data["players"]] == ["-0.50", "-0.20", "0.70"]
+    rows = list(csv.DictReader(io.StringIO(report_csv(r))))
+    assert [row["result_money"] for row in rows] == ["-0.50", "-0.20", "0.70"]
+    deals = list(csv.DictReader(io.StringIO(report_csv(r, "deals"))))
+    assert deals[1]["violations"] == "bob revoke trick 2 5C: held 5H when TH was led (full-loo)"
+    assert deals[1]["corrected"] == "yes" and deals[0]["delta_ann"] == "-6"
+    with pytest.raises(ValueError):
+        report_csv(r, "nope")
+
+
+def test_open_session_has_no_settlement():
+    r = build_report(facts(status="open", returned=None, end_pool_shares={}))
+    assert not r.final and r.transfers == [] and r.through_banker == []
+    assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
+
+
+def test_unbalanced_buyback_refused():
+    with pytest.raises(SettlementError):
+        build_report(facts(returned={"ann": 25, "bob": 18, "cat": 26}))
+
+
+def test_html_and_pdf_from_one_model():
+    from games.reports.render import report_html, report_pdf
+
+    r = build_report(facts())
+    html = report_html(r)
+    assert 'data-result="-50"' in html and "-0.50" in html
+    assert 'data-series="cat" data-values="20,17,26"' in html
+    assert "held 5H when TH was led" in html and "<script" not in html
+    assert report_pdf(r).startswith(b"%PDF")
