@@ -1,0 +1,16 @@
+"""The rules engine of Loo: pure Python, standard library only (no Django).
+
+Everything the service, the tests, the simulator and the benchmark need is importable from
+here; ``docs/engine-api.md`` is the contract and ``docs/engine.md`` the user guide.
+"""
+from .cards import format_card, parse_card
+from .deal import Deal
+from .errors import RecordError, RuleError
+from .options import PRESETS, RuleSet
+from .record import replay
+from .session import replay_session
+from .settlement import end_pool_split
+from .version import ENGINE_VERSION
+
+__all__ = ["ENGINE_VERSION", "RuleSet", "PRESETS", "RuleError", "RecordError", "Deal", "replay",
+           "replay_session", "parse_card", "format_card", "end_pool_split"]

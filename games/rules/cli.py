@@ -1,0 +1,59 @@
+"""``python -m games.rules replay FILE|-``: a verdict (or one per deal of a session) as JSON.
+
+Exit 0 with the verdict; exit 1 printing ``{"errors": [...]}`` for a record that cannot
+describe a real deal or rules that cannot be played. Standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .errors import RecordError, RuleError, record_error
+from .record import replay
+from .session import SESSION_FORMAT, replay_session
+
+
+def _errors(err: Exception) -> list[dict]:
+    if isinstance(err, RecordError):
+        return err.errors
+    if isinstance(err, RuleError):
+        return [record_error(e, field="rules") for e in err.errors]
+    return [record_error(str(err))]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.rules",
+                                     description="Replay Loo deal records and print verdicts.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    rp = sub.add_parser("replay", help="replay a deal record (.json) or a session (.jsonl)")
+    rp.add_argument("file", help="path, or - for standard input")
+    rp.add_argument("--compact", action="store_true", help="one-line JSON output")
+    args = parser.parse_args(argv)
+    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    out = sys.stdout
+    stripped = text.lstrip()
+    first_line = stripped.split("\n", 1)[0]
+    session = args.file.endswith(".jsonl")
+    if not session:
+        try:
+            head = json.loads(first_line)
+            session = isinstance(head, dict) and head.get("format") == SESSION_FORMAT
+        except json.JSONDecodeError:
+            session = False
+    try:
+        if session:
+            for verdict in replay_session(text.splitlines()):
+                out.write(json.dumps(verdict) + "\n")
+            return 0
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"not JSON: {err.msg} (line {err.lineno})") from None
+        verdict = replay(record)
+    except (RecordError, RuleError) as err:
+        out.write(json.dumps({"errors": _errors(err)}, indent=None if session else 2) + "\n")
+        return 1
+    out.write(json.dumps(verdict, indent=None if args.compact else 2) + "\n")
+    return 0

@@ -1,0 +1,30 @@
+"""The two refusals: a rule set that cannot be played, a record that cannot describe a deal."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class RuleError(ValueError):
+    """Unknown option, bad value or impossible combination; every message names the option."""
+
+    def __init__(self, errors: list[str] | str):
+        self.errors = [errors] if isinstance(errors, str) else list(errors)
+        super().__init__("; ".join(self.errors))
+
+
+class RecordError(ValueError):
+    """A record that cannot describe a real deal, with every error found.
+
+    Each error is ``{"index", "player", "card", "field", "message"}`` (``index`` into actions).
+    """
+
+    def __init__(self, errors: list[dict[str, Any]] | str):
+        if isinstance(errors, str):
+            errors = [record_error(errors)]
+        self.errors = errors
+        super().__init__("; ".join(e["message"] for e in errors))
+
+
+def record_error(message: str, *, index: int | None = None, player: str | None = None,
+                 card: str | None = None, field: str | None = None) -> dict[str, Any]:
+    return {"index": index, "player": player, "card": card, "field": field, "message": message}

@@ -1,0 +1,303 @@
+"""Rule sets as data: one field per option name of loo-rules.md, presets, validation.
+
+A club writes its house rules down as options (``{"preset": "three-card", "loo": "unlimited"}``);
+``RuleSet.from_options`` resolves them against the game's defaults and refuses anything that
+cannot be played, naming the option. Verdicts carry ``to_options()`` so they can be recomputed.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import RuleError
+
+GAMES = ("three-card", "irish", "five-card", "poker-loo")
+
+#: option -> allowed values (for the choice options)
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "game": GAMES,
+    "pools": ("simple-and-double", "always-double"),
+    "simple_pool": ("standard", "miss-and-trump"),
+    "loo": ("limited", "unlimited", "mixed"),
+    "remainder": ("carry", "early-tricks"),
+    "lead_trump": ("every-trick", "first-trick", "first-two-tricks", "none"),
+    "single_stander": ("defend", "concede"),
+    "flush": ("none", "three-trumps", "three-trumps-redeal", "five-card"),
+    "flush_ties": ("seat-order", "high-card-then-split"),
+    "flush_pays": ("standers-looed", "everyone-pays-holder"),
+    "blaze_rank": ("below-plain-flush", "above-flush"),
+    "trump_turned": ("at-deal", "on-first-void", "first-lead"),
+    "pam": ("none", "jack-of-clubs", "jack-of-trumps"),
+    "pam_be_civil": ("binding", "request", "automatic", "request-if-next-trump", "none"),
+    "penalty_and_loo": ("replace", "both"),
+    "end_pool": ("split", "final-deal"),
+}
+BOOLEANS = ("lead_trump_ace", "lead_highest_trump", "must_head", "must_trump", "must_undertrump",
+            "blaze", "club_law", "undivided", "bold_stand", "pam_follows_trump", "pam_immune",
+            "turnup_to_dealer", "ante_first_deal_only", "trump_ace_first_trick")
+ANTES = ("ante", "ante_double")
+INTEGERS = ("loo_amount", "loo_cap", "single_loo")
+
+_THREE = ("three-card", "irish")
+#: options that mean something only in some games; elsewhere they must keep the game default
+APPLIES: dict[str, tuple[str, ...]] = {
+    "pools": ("three-card",), "simple_pool": ("three-card",), "bold_stand": ("three-card",),
+    "single_stander": _THREE, "club_law": _THREE, "undivided": _THREE, "trump_turned": _THREE,
+    "ante_double": ("three-card",),
+    "flush": ("three-card", "five-card"),
+    "flush_ties": ("five-card",), "flush_pays": ("five-card",), "blaze": ("five-card",),
+    "blaze_rank": ("five-card",), "pam": ("five-card",), "pam_be_civil": ("five-card",),
+    "pam_follows_trump": ("five-card",), "pam_immune": ("five-card",),
+    "turnup_to_dealer": ("five-card", "poker-loo"),
+    "trump_ace_first_trick": ("three-card", "irish", "five-card"),
+}
+
+_COMMON: dict[str, Any] = {
+    "ante": {"dealer": 3, "each": 0}, "ante_double": None, "pools": "simple-and-double",
+    "simple_pool": "standard", "loo": "limited", "loo_amount": 3, "loo_cap": None,
+    "single_loo": None, "remainder": "carry", "lead_trump": "every-trick",
+    "lead_trump_ace": True, "lead_highest_trump": False, "must_head": True, "must_trump": True,
+    "must_undertrump": False, "single_stander": "defend", "flush": "none",
+    "flush_ties": "seat-order", "flush_pays": "standers-looed", "blaze": False,
+    "blaze_rank": "below-plain-flush", "club_law": False, "undivided": False,
+    "bold_stand": False, "trump_turned": "at-deal", "pam": "none", "pam_be_civil": "none",
+    "pam_follows_trump": False, "pam_immune": False, "turnup_to_dealer": False,
+    "penalty_and_loo": "replace", "ante_first_deal_only": False,
+    "trump_ace_first_trick": False, "end_pool": "split",
+}
+#: each game's defaults (loo-rules.md sections 2-5)
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "three-card": dict(_COMMON, game="three-card"),
+    "irish": dict(_COMMON, game="irish"),
+    "five-card": dict(_COMMON, game="five-card", ante={"dealer": 5, "each": 0}, loo_amount=5,
+                      lead_trump="first-trick", lead_trump_ace=False, must_head=False,
+                      must_trump=False, flush="five-card", pam="jack-of-clubs",
+                      pam_be_civil="binding", turnup_to_dealer=True),
+    "poker-loo": dict(_COMMON, game="poker-loo", ante={"dealer": 6, "each": 5},
+                      ante_first_deal_only=True, loo="unlimited", loo_amount=5,
+                      lead_trump="none", lead_trump_ace=False, must_head=False,
+                      must_trump=False),
+}
+
+#: preset name -> option overrides (each includes "game")
+PRESETS: dict[str, dict[str, Any]] = {
+    "three-card": {"game": "three-card"},
+    "three-card-unlimited": {"game": "three-card", "loo": "unlimited"},
+    "three-card-mixed": {"game": "three-card", "loo": "mixed", "loo_cap": 30},
+    "irish": {"game": "irish"},
+    "five-card": {"game": "five-card"},
+    "five-card-unlimited": {"game": "five-card", "loo": "unlimited"},
+    "poker-loo": {"game": "poker-loo"},
+    "undivided": {"game": "three-card", "undivided": True, "loo_amount": 6},
+    "mississippi": {"game": "three-card"},
+}
+
+#: players each game seats: (fewest, most); the most is what the deck allows
+SEAT_LIMITS = {"three-card": (2, 15), "irish": (2, 16), "five-card": (4, 7), "poker-loo": (2, 8)}
+HAND_SIZE = {"three-card": 3, "irish": 3, "five-card": 5, "poker-loo": 5}
+
+
+@dataclass(frozen=True, eq=True)
+class RuleSet:
+    """Every option of loo-rules.md, fully resolved. Build it with ``from_options``."""
+
+    game: str
+    ante: tuple[int, int]          # (dealer, each)
+    ante_double: tuple[int, int] | None
+    pools: str
+    simple_pool: str
+    loo: str
+    loo_amount: int
+    loo_cap: int | None
+    single_loo: int
+    remainder: str
+    lead_trump: str
+    lead_trump_ace: bool
+    lead_highest_trump: bool
+    must_head: bool
+    must_trump: bool
+    must_undertrump: bool
+    single_stander: str
+    flush: str
+    flush_ties: str
+    flush_pays: str
+    blaze: bool
+    blaze_rank: str
+    club_law: bool
+    undivided: bool
+    bold_stand: bool
+    trump_turned: str
+    pam: str
+    pam_be_civil: str
+    pam_follows_trump: bool
+    pam_immune: bool
+    turnup_to_dealer: bool
+    penalty_and_loo: str
+    ante_first_deal_only: bool
+    trump_ace_first_trick: bool
+    end_pool: str
+
+    def __post_init__(self) -> None:
+        # the resolved options, computed once: every verdict carries them
+        object.__setattr__(self, "options_json", _to_json(self))
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player: 3, or 5 at five-card and poker-Loo."""
+        return HAND_SIZE[self.game]
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None) -> RuleSet:
+        """Resolve preset, game defaults and overrides; RuleError naming every bad option."""
+        options = options or {}
+        if isinstance(options, RuleSet):
+            return options
+        try:
+            key: Any = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, Mapping)
+                                     else v) for k, v in options.items()))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in _CACHE:
+            return _CACHE[key]
+        rules = _build(options)
+        if key is not None and len(_CACHE) < 4096:
+            _CACHE[key] = rules
+        return rules
+
+    def to_options(self) -> dict[str, Any]:
+        """Every option, resolved and JSON-serialisable; ``from_options`` reads it back."""
+        out = dict(self.options_json)  # type: ignore[attr-defined]
+        for name in ANTES:
+            if out[name] is not None:
+                out[name] = dict(out[name])
+        return out
+
+    def check_seats(self, seats: Sequence[str]) -> None:
+        """Refuse a table this game cannot seat (e.g. 9 players at five-card Loo)."""
+        errors = []
+        low, high = SEAT_LIMITS[self.game]
+        if not all(isinstance(s, str) and s for s in seats):
+            errors.append("seats: every seat must be a non-empty name")
+        elif len(set(seats)) != len(seats):
+            errors.append("seats: a player is seated twice")
+        if not low <= len(seats) <= high:
+            errors.append(f"seats: {self.game} Loo is played by {low} to {high} players, "
+                          f"not {len(seats)}")
+        if errors:
+            raise RuleError(errors)
+
+    def full_loo(self, pool: int) -> int:
+        """The loo this game's mode charges when the pool for the deal is ``pool``."""
+        if self.loo == "limited":
+            return self.loo_amount
+        if self.loo_cap is not None:
+            return min(pool, self.loo_cap)
+        return pool
+
+    def antes_for(self, double: bool) -> tuple[int, int]:
+        """(dealer, each) ante: ``ante_double`` replaces ``ante`` for double pools when given."""
+        if double and self.ante_double is not None:
+            return self.ante_double
+        return self.ante
+
+
+_CACHE: dict[Any, RuleSet] = {}
+
+
+def _to_json(rules: RuleSet) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        if f.name in ANTES and value is not None:
+            value = {"dealer": value[0], "each": value[1]}
+        out[f.name] = value
+    return out
+
+
+def _ante(name: str, value: Any, errors: list[str]) -> tuple[int, int] | None:
+    if value is None and name == "ante_double":
+        return None
+    if _is_int(value):
+        value = {"dealer": value, "each": 0}
+    if not isinstance(value, Mapping) or set(value) - {"dealer", "each"}:
+        errors.append(f"{name}: must be {{\"dealer\": units, \"each\": units}}, not {value!r}")
+        return None
+    dealer, each = value.get("dealer", 0), value.get("each", 0)
+    if not (_is_int(dealer) and _is_int(each) and dealer >= 0 and each >= 0):
+        errors.append(f"{name}: dealer and each must be whole units >= 0, not {dict(value)!r}")
+        return None
+    return (dealer, each)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _build(options: Mapping[str, Any]) -> RuleSet:
+    errors: list[str] = []
+    merged: dict[str, Any] = {}
+    preset = options.get("preset")
+    if preset is not None:
+        if preset not in PRESETS:
+            errors.append(f"preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        else:
+            merged.update(PRESETS[preset])
+    game = options.get("game", merged.get("game", "three-card"))
+    if game not in GAMES:
+        raise RuleError(errors + [f"game: unknown game {game!r} (known: {', '.join(GAMES)})"])
+    if preset in PRESETS and PRESETS[preset]["game"] != game:
+        merged = {}  # an explicit other game overrides the preset's tweaks of its own game
+    defaults = GAME_DEFAULTS[game]
+    resolved = dict(defaults)
+    resolved.update(merged)
+    known = set(defaults) | {"preset"}
+    for name, value in options.items():
+        if name not in known:
+            errors.append(f"{name}: unknown option")
+        elif name != "preset":
+            resolved[name] = value
+    resolved["game"] = game
+    values: dict[str, Any] = {}
+    for name, value in resolved.items():
+        if name in CHOICES:
+            if value not in CHOICES[name]:
+                errors.append(f"{name}: {value!r} is not one of {', '.join(map(str, CHOICES[name]))}")
+        elif name in BOOLEANS:
+            if not isinstance(value, bool):
+                errors.append(f"{name}: must be true or false, not {value!r}")
+        elif name in ANTES:
+            value = _ante(name, value, errors)
+        elif name in INTEGERS:
+            if value is not None and not (_is_int(value) and value >= 0):
+                errors.append(f"{name}: must be a whole number of units >= 0, not {value!r}")
+        values[name] = value
+    # options that belong to other games must keep this game's default
+    for name, games in APPLIES.items():
+        if game not in games and name in options and values.get(name) != defaults[name] \
+                and not (name in ANTES and values.get(name) == _ante(name, defaults[name], [])):
+            errors.append(f"{name}: does not apply to {game} Loo")
+    if values.get("loo") == "mixed" and values.get("loo_cap") in (None, 0):
+        errors.append("loo_cap: mixed loo needs a cap (e.g. 30)")
+    flush = values.get("flush")
+    if game == "three-card" and flush == "five-card":
+        errors.append("flush: five-card flushes are not played at three-card Loo (use three-trumps)")
+    if game == "five-card" and flush in ("three-trumps", "three-trumps-redeal"):
+        errors.append("flush: three-trump flushes belong to three-card Loo (use five-card or none)")
+    if values.get("blaze") and flush == "none":
+        errors.append("blaze: a blaze wins like a flush; it needs flush \"five-card\"")
+    if game == "irish" and values.get("trump_turned") == "on-first-void" and values.get("club_law"):
+        errors.append("club_law: needs the trump turned at the deal")
+    if errors:
+        raise RuleError(errors)
+    if values["single_loo"] is None:
+        values["single_loo"] = values["loo_amount"]
+    return RuleSet(**values)
+
+
+def rules_from(rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
+    """A RuleSet from a RuleSet, an options mapping or None (three-card defaults)."""
+    if isinstance(rules, RuleSet):
+        return rules
+    return RuleSet.from_options(rules or {})

@@ -1,0 +1,286 @@
+"""Replaying a deal record: infer hands from the plays, push every action, give the verdict.
+
+Every stander plays every card they hold, so a stander's hand is what they play (plus what
+they discarded, minus what they drew); given hands are checked against the plays. A record
+that cannot describe a real deal raises one ``RecordError`` listing every error found.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .cards import CODE, NAME, card_code
+from .deal import DECLARE, OVER, Deal
+from .errors import RecordError, RuleError, record_error
+from .options import RuleSet, rules_from
+
+_MAX_ERRORS = 50
+_MISS_ACTIONS = ("take-miss", "defend")
+
+
+def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None = None, *,
+           pool: int | None = None, first_of_series: bool | None = None) -> dict:
+    """The verdict of one deal record (deal-record.md); RecordError with every error found."""
+    if not isinstance(record, Mapping):
+        raise RecordError("record: a deal record is a JSON object")
+    r = rules_from(rules if rules is not None else record.get("rules"))
+    errors: list[dict] = []
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not seats:
+        raise RecordError([record_error("seats: a list of players is required", field="seats")])
+    try:
+        r.check_seats(seats)
+    except RuleError as err:
+        raise RecordError([record_error(e, field="seats") for e in err.errors]) from None
+    dealer = record.get("dealer")
+    if dealer not in seats:
+        errors.append(record_error(f"dealer: {dealer!r} is not a seat", field="dealer"))
+    in_record = record.get("pool")
+    if in_record is not None and (not isinstance(in_record, int) or isinstance(in_record, bool)
+                                  or in_record < 0):
+        errors.append(record_error(f"pool: {in_record!r} is not a number of units",
+                                   field="pool"))
+    elif pool is not None and in_record is not None and in_record != pool:
+        errors.append(record_error(f"pool: record says {in_record}, ledger has {pool}",
+                                   field="pool"))
+    if pool is None:
+        pool = in_record if isinstance(in_record, int) else 0
+    if first_of_series is None:
+        first_of_series = record.get("number", 1) == 1
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        errors.append(record_error("actions: must be a list", field="actions"))
+        actions = []
+    if errors:
+        raise RecordError(errors)
+    result = record.get("result")
+    bad: set[int] = set()
+    hands, miss, inferred = _infer_hands(record, r, seats, dealer, actions, errors, bad,
+                                         result is None)
+    try:
+        deal = Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
+                    turnup=record.get("turnup"), stock=record.get("stock"),
+                    first_of_series=first_of_series, redeal=bool(record.get("redeal")),
+                    sits_out=record.get("sits_out") or (), inferred=inferred)
+    except RecordError as err:
+        raise RecordError(errors + err.errors) from None
+    push = deal.push
+    for i, action in enumerate(actions):
+        if i in bad:
+            continue
+        if result is not None and isinstance(action, Mapping) and action.get("action") == "play":
+            errors.append(record_error("a result-only record has no plays", index=i,
+                                       player=action.get("player"), field="actions"))
+            continue
+        try:
+            push(action)
+        except RecordError as err:
+            for e in err.errors:
+                e["index"] = i
+                if e["player"] is None and isinstance(action, Mapping):
+                    e["player"] = action.get("player")
+            errors.extend(err.errors)
+            if len(errors) >= _MAX_ERRORS:
+                break
+    if result is not None and not errors:
+        _apply_result(deal, result, errors)
+    if not errors:
+        try:
+            deal.finish()
+        except RecordError as err:
+            errors.extend(err.errors)
+    if errors:
+        raise RecordError(errors)
+    return deal.verdict()
+
+
+def _card(text: Any) -> int | None:
+    c = CODE.get(text) if isinstance(text, str) else None
+    if c is None:
+        try:
+            c = card_code(text)
+        except ValueError:
+            return None
+    return c
+
+
+def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any,
+                 actions: list, errors: list[dict], bad: set[int], check: bool
+                 ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str]]:
+    """Each player's dealt hand: given, or read back from plays, discards and draws."""
+    plays: dict[str, list[int]] = {}
+    seen: dict[int, tuple[str, int]] = {}
+    discards: dict[str, list[int]] = {}
+    draws: dict[str, list[int]] = {}
+    miss_player: str | None = None
+    stock = record.get("stock")
+    stock_cards = [_card(c) for c in stock] if isinstance(stock, list) else None
+    stock_pos = 0
+    for i, a in enumerate(actions):
+        if not isinstance(a, Mapping):
+            errors.append(record_error("action: must be an object", index=i, field="actions"))
+            bad.add(i)
+            continue
+        kind = a.get("action")
+        player = a.get("player")
+        if kind == "play":
+            text = a.get("card")
+            c = CODE.get(text) if isinstance(text, str) else None
+            if c is None:
+                c = _card(text)
+                if c is None:
+                    errors.append(record_error(f"{text!r} is not a card", index=i,
+                                               player=player, card=str(text), field="card"))
+                    bad.add(i)
+                    continue
+            first = seen.get(c)
+            if first is not None:
+                errors.append(record_error(
+                    f"{NAME[c]} is played twice (first by {first[0]}, action {first[1]})",
+                    index=i, player=player, card=NAME[c]))
+                bad.add(i)
+                continue
+            seen[c] = (player, i)
+            got = plays.get(player)
+            if got is None:
+                plays[player] = [c]
+            else:
+                got.append(c)
+        elif kind == "exchange":
+            out = [_card(c) for c in a.get("discard") or []]
+            discards[player] = [c for c in out if c is not None]
+            n_draw = len(out)
+            if player == dealer and r.turnup_to_dealer and r.game != "irish":
+                n_draw -= 1
+            if "draw" in a and isinstance(a["draw"], list):
+                drawn = [_card(c) for c in a["draw"]]
+            elif stock_cards is not None:
+                drawn = stock_cards[stock_pos:stock_pos + max(n_draw, 0)]
+            else:
+                drawn = []
+            stock_pos += max(n_draw, 0)
+            draws[player] = [c for c in drawn if c is not None]
+        elif kind in _MISS_ACTIONS and r.game == "three-card":
+            if kind == "take-miss" or miss_player is None:
+                miss_player = player
+    given = record.get("hands") or {}
+    if not isinstance(given, Mapping):
+        errors.append(record_error("hands: must map players to cards", field="hands"))
+        given = {}
+    hands: dict[str, Any] = dict(given)
+    miss: Any = record.get("miss")
+    inferred: list[str] = []
+    turnup = _card(record.get("turnup")) if record.get("turnup") is not None else None
+    for player, cards in plays.items():
+        if player in given or player not in seats:
+            continue
+        if player == miss_player:
+            if miss is None:
+                miss = list(cards)
+            continue
+        dealt = list(cards)
+        if player in discards or player in draws:
+            drawn = draws.get(player, [])
+            dealt = [c for c in discards.get(player, []) if c not in cards] + \
+                    [c for c in cards if c not in drawn]
+            if turnup is not None and player == dealer and r.turnup_to_dealer \
+                    and r.game != "irish":
+                dealt = [c for c in dealt if c != turnup]
+        hands[player] = dealt
+        inferred.append(player)
+    if check and (given or record.get("miss") is not None or turnup is not None):
+        _check_owners(record, r, given, miss_player, dealer, turnup, actions, seen, errors, bad)
+    return hands, miss, inferred
+
+
+def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any],
+                  miss_player: Any, dealer: Any, turnup: int | None, actions: list,
+                  seen: dict[int, tuple[str, int]], errors: list[dict], bad: set[int]) -> None:
+    """A play of a card the record places elsewhere (another hand, the miss, the turn-up)."""
+    owner: dict[int, str] = {}
+    for player, cards in given.items():
+        if isinstance(cards, list):
+            for text in cards:
+                c = _card(text)
+                if c is not None:
+                    owner[c] = player
+    miss = record.get("miss")
+    if isinstance(miss, list):
+        for text in miss:
+            c = _card(text)
+            if c is not None:
+                owner[c] = "the miss"
+    if turnup is not None:
+        owner[turnup] = "the turn-up"
+    drew = {(a.get("player"), _card(x)) for a in actions if isinstance(a, Mapping)
+            and a.get("action") == "exchange" for x in (a.get("draw") or [])}
+    for c, (player, i) in seen.items():
+        where = owner.get(c)
+        if where is None or where == player or (player, c) in drew:
+            continue
+        if where == "the miss" and player == miss_player:
+            continue
+        if where == "the turn-up" and player == dealer and r.turnup_to_dealer \
+                and r.game in ("five-card", "poker-loo"):
+            continue
+        if where in given and player in given:
+            pass  # the player's own given hand is checked by the deal itself
+        who = where if where.startswith("the ") else f"{where}'s hand"
+        errors.append(record_error(f"{player} cannot hold {NAME[c]}: it is in {who}", index=i,
+                                   player=player, card=NAME[c]))
+        bad.add(i)
+
+
+def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
+    """A result-only record: settle from trick counts (and trick winners when given)."""
+    tricks = result.get("tricks") if isinstance(result, Mapping) else None
+    if not isinstance(tricks, Mapping):
+        errors.append(record_error("result: needs {\"tricks\": {player: count}}",
+                                   field="result"))
+        return
+    if deal.phase == OVER:
+        if any(tricks.values()):
+            errors.append(record_error("result: no tricks are played in this deal",
+                                       field="result"))
+        return
+    n = deal._hand_size
+    counts: dict[int, int] = {}
+    for name, count in tricks.items():
+        if name not in deal._idx:
+            errors.append(record_error(f"result: {name!r} is not a seat", player=str(name),
+                                       field="result"))
+        elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            errors.append(record_error(f"result: {count!r} is not a trick count", player=name,
+                                       field="result"))
+        else:
+            counts[deal._idx[name]] = count
+    if errors:
+        return
+    if sum(counts.values()) != n:
+        errors.append(record_error(f"result: the trick counts add up to "
+                                   f"{sum(counts.values())}, not {n}", field="result"))
+        return
+    if deal.phase == DECLARE:
+        deal._standers = [i for i in deal._order if i in counts]
+    else:
+        strangers = [deal.seats[i] for i in counts if i not in deal._standers]
+        if strangers:
+            errors.append(record_error(f"result: {', '.join(strangers)} did not play",
+                                       field="result"))
+            return
+    winners_given = result.get("winners")
+    if winners_given is not None:
+        if (not isinstance(winners_given, list) or len(winners_given) != n
+                or any(w not in deal._idx for w in winners_given)
+                or any(winners_given.count(deal.seats[i]) != c for i, c in counts.items())):
+            errors.append(record_error("result: winners must list each trick's winner, in "
+                                       "order, agreeing with the counts", field="result"))
+            return
+        winners = [deal._idx[w] for w in winners_given]
+    else:
+        winners = [i for i in deal._standers for _ in range(counts.get(i, 0))]
+    deal._tricks = [(k + 1, w, [], w) for k, w in enumerate(winners)]
+    for i, c in counts.items():
+        deal._won[i] = c
+    deal._unverified = True
+    deal._end("played")

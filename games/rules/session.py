@@ -1,0 +1,77 @@
+"""Replaying a session file (JSON Lines): a header, then deal records in order.
+
+The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
+whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from .errors import RecordError, record_error
+from .options import rules_from
+from .record import replay
+
+SESSION_FORMAT = "loo-session/1"
+
+
+def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
+    if isinstance(line, Mapping):
+        return line
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise RecordError([record_error(f"line {number}: not JSON ({err.msg})",
+                                        field="line")]) from None
+    if not isinstance(value, Mapping):
+        raise RecordError([record_error(f"line {number}: not a JSON object", field="line")])
+    return value
+
+
+def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
+    """One verdict per deal (each with ``number``), the pool and dealer carried along."""
+    header: Mapping[str, Any] | None = None
+    number = 0
+    for line_no, line in enumerate(lines, 1):
+        if isinstance(line, str) and not line.strip():
+            continue
+        data = _load(line, line_no)
+        if header is None:
+            if data.get("format") != SESSION_FORMAT:
+                raise RecordError([record_error(
+                    f"line {line_no}: a session file starts with a {SESSION_FORMAT} header",
+                    field="format")])
+            header = data
+            rules = rules_from(header.get("rules"))
+            seats = list(header.get("seats") or [])
+            dealer = header.get("first_dealer") or (seats[0] if seats else None)
+            pool = header.get("pool", 0)
+            first, redeal, sits_out = True, False, []
+            continue
+        number += 1
+        record = dict(data)
+        record.setdefault("seats", seats)
+        problems = []
+        if record["seats"] != seats:
+            problems.append(f"seats: deal {number} seats {record['seats']}, session has {seats}")
+        if record.get("dealer", dealer) != dealer:
+            problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
+                            f"expected {dealer}")
+        if problems:
+            raise RecordError([record_error(p, field=p.split(":")[0]) for p in problems])
+        record["dealer"] = dealer
+        if redeal:
+            record.setdefault("redeal", True)
+            record.setdefault("sits_out", sits_out)
+        try:
+            verdict = replay(record, rules, pool=pool, first_of_series=first)
+        except RecordError as err:
+            for e in err.errors:
+                e["deal"] = number
+            raise
+        verdict["number"] = number
+        following = verdict["next"]
+        dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
+        redeal, sits_out = following.get("redeal", False), following.get("sits_out", [])
+        yield verdict

@@ -1,0 +1,74 @@
+"""Dividing the pool: trick shares, loos, and the books of one deal (integers only).
+
+Conservation is the invariant every verdict is checked against before it leaves the engine:
+``sum(deltas) + pool_after - pool_before == 0``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .options import RuleSet
+
+
+def trick_shares(rules: RuleSet, pool: int, n_tricks: int) -> list[int]:
+    """What each trick (in play order) is worth out of ``pool``.
+
+    ``remainder: carry`` pays ``floor(P / n)`` a trick and leaves the odd units in the pool;
+    ``early-tricks`` (Peel) hands the odd units to the first tricks (13 pays 5/4/4).
+    """
+    base, odd = divmod(pool, n_tricks)
+    if rules.remainder == "early-tricks":
+        return [base + (1 if i < odd else 0) for i in range(n_tricks)]
+    return [base] * n_tricks
+
+
+class Books:
+    """The money of one deal: antes, pre-play penalties, payouts, loos and direct transfers."""
+
+    __slots__ = ("seats", "pool_before", "antes", "penalties", "payouts", "loos", "transfers")
+
+    def __init__(self, seats: Sequence[str], pool_before: int):
+        self.seats = seats
+        self.pool_before = pool_before
+        self.antes: dict[str, int] = {}
+        self.penalties: dict[str, int] = {}
+        self.payouts: dict[str, int] = {}
+        self.loos: dict[str, int] = {}
+        self.transfers: dict[str, int] = {}
+
+    @property
+    def pool(self) -> int:
+        """P: the pool played for (carried pool, this deal's antes, pre-play penalties)."""
+        return self.pool_before + sum(self.antes.values()) + sum(self.penalties.values())
+
+    def add(self, book: dict[str, int], seat: str, units: int) -> None:
+        if units:
+            book[seat] = book.get(seat, 0) + units
+
+    def settlement(self) -> dict:
+        """The verdict's ``settlement`` block; refuses (AssertionError) to make or lose chips."""
+        pool = self.pool
+        pool_after = pool - sum(self.payouts.values()) + sum(self.loos.values())
+        deltas = {}
+        for seat in self.seats:
+            deltas[seat] = (self.payouts.get(seat, 0) + self.transfers.get(seat, 0)
+                            - self.antes.get(seat, 0) - self.penalties.get(seat, 0)
+                            - self.loos.get(seat, 0))
+        if sum(deltas.values()) + pool_after - self.pool_before != 0 or pool_after < 0:
+            raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
+        out = {"pool_before": self.pool_before, "antes": self.antes, "pool": pool,
+               "payouts": self.payouts, "loo_payments": self.loos,
+               "penalties": self.penalties, "pool_after": pool_after, "deltas": deltas}
+        if self.transfers:
+            out["transfers"] = self.transfers
+        return out
+
+
+def end_pool_split(pool: int, seats: Sequence[str], eldest: str) -> dict[str, int]:
+    """``end_pool: split``: the pool left at the end shared equally, odd units by seat order
+    from ``eldest`` (the player left of the dealer who would deal next)."""
+    n = len(seats)
+    start = list(seats).index(eldest)
+    order: Iterable[str] = (seats[(start + i) % n] for i in range(n))
+    base, odd = divmod(pool, n)
+    return {seat: base + (1 if i < odd else 0) for i, seat in enumerate(order)}
