@@ -176,7 +176,8 @@ def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
     first = errors[0]
     return Problem(
         409, "Correction refused",
-        detail=f"Correcting deal {number} would make deal {first['deal']} impossible: {first['message']} Nothing was changed.",
+        detail=f"Correcting deal {number} would make deal {first['deal']} impossible: "
+        f"{first['message'].rstrip('.')}. Nothing was changed.",
         errors=errors, code="correction-refused", deal=first["deal"],
     )
 

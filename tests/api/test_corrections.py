@@ -1,0 +1,139 @@
+"""Correcting a deal: history kept, later deals re-settled, refused corrections change nothing.
+
+Hand-worked (see conftest): correcting deal 1 to "ann, bob and cat took a trick each" makes it
+ann +1, bob +1, cat -2 (ante 3, one trick), dan -3 (looed); pool after 3 - 3 + 3 = 3. Deal 2
+(ann takes all three, bob revokes) is then played for 3 + dan's ante 3 = 6: ann +6, bob -3,
+dan -3, pool after 3 - the same as before, so deal 3 is unchanged.
+"""
+from __future__ import annotations
+
+import pytest
+
+from games.models import DealRevision, GameSession, LedgerEntry
+from games.services.ledger import ledger_balances, ledger_timeline
+
+from .conftest import DEAL1, DEAL2, DEAL3, DELTAS, deals_url, example, problem, rec
+
+pytestmark = pytest.mark.django_db
+
+FIXED = rec(DEAL1, result={"tricks": {"ann": 1, "bob": 1, "cat": 1}})
+
+
+def correct(client, session, number, record, reason="scorer misheard the tricks", **headers):
+    return client.post(f"{deals_url(session)}{number}/corrections", {"record": record, "reason": reason},
+                       format="json", headers=headers or None)
+
+
+def snapshot(session):
+    return (
+        list(LedgerEntry.objects.filter(session=session).values_list("seq", "account", "chips")),
+        list(DealRevision.objects.filter(deal__session=session).values_list("deal__number", "revision")),
+        ledger_balances(session),
+    )
+
+
+def test_correction_resettles_following_deals_and_answers_what_changed(played, scorer_client):
+    response = correct(scorer_client, played, 1, FIXED)
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert (data["deal"], data["revision"]) == (1, 2)
+    assert [(c["number"], c["revision"], c["cause"]) for c in data["changes"]] == [
+        (1, 2, "corrected"), (2, 2, "resettled")]
+    first, second = data["changes"]
+    assert first["deltas_before"] == DELTAS[0]
+    assert first["deltas_after"] == {"ann": 1, "bob": 1, "cat": -2, "dan": -3}
+    assert (first["pool_after_before"], first["pool_after_after"]) == (6, 3)
+    assert second["deltas_before"] == DELTAS[1]
+    assert second["deltas_after"] == {"ann": 6, "bob": -3, "cat": 0, "dan": -3}
+    assert (second["pool_after_before"], second["pool_after_after"]) == (3, 3)
+    assert ledger_balances(played) == {"ann": 30, "bob": 18, "cat": 18, "dan": 14, "pool": 0, "bank": -80}
+
+
+def test_history_is_kept_with_who_and_why(played, scorer_client, viewer_client):
+    correct(scorer_client, played, 1, FIXED, reason="bob took one, not two")
+    data = viewer_client.get(f"{deals_url(played)}1/").json()
+    assert data["revision"] == 2
+    old, new = data["revisions"]
+    assert old["record"]["result"] == {"tricks": {"ann": 2, "bob": 1}}
+    assert old["verdict"]["settlement"]["deltas"] == DELTAS[0]
+    assert new["record"]["result"] == {"tricks": {"ann": 1, "bob": 1, "cat": 1}}
+    assert (new["cause"], new["reason"], new["created_by"]) == ("corrected", "bob took one, not two", "sam")
+    second = viewer_client.get(f"{deals_url(played)}2/").json()
+    assert second["revisions"][1]["cause"] == "resettled"
+    assert second["revisions"][1]["record"]["pool"] == 3  # the carried pool
+    assert "deal 1 corrected" in second["revisions"][1]["reason"]
+
+
+def test_ledger_rows_show_the_corrected_deals_at_their_place(played, scorer_client):
+    correct(scorer_client, played, 1, FIXED)
+    deals = [r for r in ledger_timeline(played) if r.kind == "deal"]
+    assert [r.balances["pool"] for r in deals] == [3, 3, 0]
+    assert deals[0].changes == {"ann": 1, "bob": 1, "cat": -2, "dan": -3, "pool": 3}
+    reversals = LedgerEntry.objects.filter(session=played, kind="reversal")
+    assert sorted((e.deal.number, e.account, e.chips) for e in reversals if e.deal.number == 1) == sorted([
+        (1, "ann", -2), (1, "bob", -1), (1, "cat", 6), (1, "dan", 3), (1, "pool", -6)])
+
+
+def test_correction_that_changes_nothing_later_touches_only_that_deal(played, scorer_client):
+    data = correct(scorer_client, played, 3, DEAL3, reason="re-entered").json()  # the last deal
+    assert [(c["number"], c["cause"]) for c in data["changes"]] == [(3, "corrected")]
+
+
+def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post_deal, scorer_client):
+    session = make_session(buy_ins={"ann": 20, "bob": 3, "cat": 20, "dan": 20})
+    for n, deal in enumerate([DEAL1, DEAL2, DEAL3], start=1):
+        assert post_deal(session, n, deal).status_code == 201
+    before = snapshot(session)
+    # ann takes all three tricks of deal 1: bob is looed (3 - 3 = 0) and cannot pay deal 2's 3
+    data = problem(correct(scorer_client, session, 1, rec(DEAL1, result={"tricks": {"ann": 3}})), 409)
+    assert data["code"] == "correction-refused" and data["deal"] == 2
+    assert data["errors"][0] == {"player": "bob", "field": "record", "deal": 2,
+                                 "message": "bob holds 0 and owes 3: record a purchase first"}
+    assert "would make deal 2 impossible" in data["detail"] and "Nothing was changed" in data["detail"]
+    assert snapshot(session) == before
+
+
+def test_correction_refused_when_a_later_dealer_no_longer_deals(played, scorer_client):
+    before = snapshot(played)
+    misdeal = rec(DEAL1, actions=[{"player": "cat", "action": "irregularity", "kind": "misdeal"}])
+    misdeal.pop("result")
+    response = correct(scorer_client, played, 1, misdeal)
+    data = problem(response, 409)
+    assert data["deal"] == 2
+    assert data["errors"][0]["field"] == "record.dealer"
+    assert "it was dealt by dan, but after the correction it would be cat's deal" in data["errors"][0]["message"]
+    assert snapshot(played) == before
+
+
+def test_bad_corrected_record_is_a_record_error(played, scorer_client):
+    before = snapshot(played)
+    data = problem(correct(scorer_client, played, 2, example("e4_card_played_twice.json")), 400)
+    assert data["code"] == "record-error"
+    assert any(e["index"] == 9 and e["card"] == "AD" for e in data["errors"])
+    assert snapshot(played) == before
+
+
+def test_corrected_record_must_keep_the_dealer(played, scorer_client):
+    data = problem(correct(scorer_client, played, 2, rec(DEAL2, dealer="ann")), 400)
+    assert "Deal 2 is dan's deal, not ann's" in data["detail"]
+
+
+def test_correcting_an_unrecorded_deal_is_404(played, scorer_client):
+    problem(correct(scorer_client, played, 7, DEAL1), 404)
+
+
+def test_reason_is_required(played, scorer_client):
+    data = problem(scorer_client.post(f"{deals_url(played)}1/corrections", {"record": FIXED}, format="json"), 400)
+    assert data["errors"][0]["field"] == "reason"
+
+
+def test_closed_session_refuses_corrections(played, scorer_client):
+    GameSession.objects.filter(pk=played.pk).update(status="closed")
+    assert problem(correct(scorer_client, played, 1, FIXED), 409)["code"] == "session-closed"
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
+def test_correction_refused_by_role(api_client_for, played, role, status):
+    before = snapshot(played)
+    problem(correct(api_client_for(role), played, 1, FIXED), status)
+    assert snapshot(played) == before

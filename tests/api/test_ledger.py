@@ -1,0 +1,133 @@
+"""The ledger: balances after every deal, the invariant, append-only enforced by the database,
+the digest chain and ``manage.py check_ledger``."""
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import IntegrityError, connection, transaction
+
+from games.models import Deal, LedgerEntry
+from games.services.ledger import LedgerLine, ledger_balances, ledger_check, ledger_post
+
+from .conftest import DELTAS, TABLE, problem, session_url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_ledger_shows_balances_and_pool_after_every_deal(played, viewer_client):
+    data = viewer_client.get(session_url(played, "ledger")).json()
+    assert data["ok"] is True and data["problems"] == []
+    purchases = [r for r in data["rows"] if r["kind"] == "purchase"]
+    deals = [r for r in data["rows"] if r["kind"] == "deal"]
+    assert len(purchases) == 4
+    assert [r["deal"] for r in deals] == [1, 2, 3]
+    assert [r["balances"] for r in deals] == [
+        {"ann": 22, "bob": 21, "cat": 14, "dan": 17},
+        {"ann": 31, "bob": 18, "cat": 14, "dan": 14},
+        {"ann": 34, "bob": 18, "cat": 14, "dan": 14},
+    ]
+    assert [r["pool"] for r in deals] == [6, 3, 0]
+    assert deals[0]["changes"] == {**{p: d for p, d in DELTAS[0].items()}, "pool": 6}
+    assert all(r["issued"] == 80 for r in deals)
+    totals = data["totals"]
+    assert totals["balances"] == {"ann": 34, "bob": 18, "cat": 14, "dan": 14}
+    assert totals["pool"] == 0 and totals["issued"] == 80
+    assert sum(totals["balances"].values()) + totals["pool"] == totals["issued"]
+    assert totals["purchased"] == {p: 20 for p in TABLE}
+    assert totals["money"] == {p: 200 for p in TABLE}  # 20 chips at 10 units
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("outsider", 404)])
+def test_ledger_refused(api_client_for, played, role, status):
+    problem(api_client_for(role).get(session_url(played, "ledger")), status)
+
+
+def test_ledger_is_read_only(played, scorer_client):
+    problem(scorer_client.post(session_url(played, "ledger"), {}, format="json"), 403)
+
+
+def test_ledger_post_refuses_unbalanced_and_unknown_accounts(oak_session):
+    with pytest.raises(ValueError, match="sum to 1"):
+        ledger_post(session=oak_session, kind="end-pool", lines=[("pool", -1), ("ann", 2)])
+    with pytest.raises(ValueError, match="no ledger account 'zed'"):
+        ledger_post(session=oak_session, kind="end-pool", lines=[("zed", -1), ("ann", 1)])
+    with pytest.raises(ValueError, match="kind"):
+        ledger_post(session=oak_session, kind="gift", lines=[("bob", -1), ("ann", 1)])
+
+
+def test_ledger_post_appends_a_balanced_posting(played):
+    entries = ledger_post(session=played, kind="buyback",
+                          lines=[LedgerLine("ann", -34), LedgerLine("bank", 34), ("cat", 0)])
+    assert [(e.account, e.chips, e.kind) for e in entries] == [("ann", -34, "buyback"), ("bank", 34, "buyback")]
+    assert entries[0].posting == entries[1].posting
+    assert entries[1].seq == entries[0].seq + 1
+    assert ledger_balances(played)["ann"] == 0
+    assert ledger_check(played) == []
+
+
+@pytest.mark.parametrize("statement", [
+    "UPDATE games_ledgerentry SET chips = chips + 1",
+    "DELETE FROM games_ledgerentry",
+])
+def test_database_refuses_update_and_delete_of_ledger_rows(played, statement):
+    assert LedgerEntry.objects.filter(session=played).exists()
+    with pytest.raises(IntegrityError, match="append-only"):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(statement)
+
+
+def test_orm_update_and_delete_are_refused_too(played):
+    entry = LedgerEntry.objects.filter(session=played).first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LedgerEntry.objects.filter(pk=entry.pk).update(chips=999)
+    entry.chips = 999
+    with pytest.raises(IntegrityError), transaction.atomic():
+        entry.save()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        entry.delete()
+    assert LedgerEntry.objects.get(pk=entry.pk).chips != 999
+
+
+def test_check_ledger_command_passes_on_sound_books(played, capsys):
+    call_command("check_ledger")
+    call_command("check_ledger", "--session", str(played.pk))
+    out = capsys.readouterr().out
+    assert f"session {played.pk}: ok, 3 deals, 80 chips issued" in out
+
+
+def test_check_ledger_unknown_session(played):
+    with pytest.raises(CommandError, match="no session"):
+        call_command("check_ledger", "--session", "999999")
+
+
+def _tamper(entry: LedgerEntry, chips: int) -> None:
+    """Change an entry behind the UPDATE guard's back, as a DBA with full rights could
+    (inside the test's transaction, rolled back afterwards)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = replica")  # triggers off
+        else:
+            cursor.execute("DROP TRIGGER games_ledgerentry_no_update")
+        cursor.execute("UPDATE games_ledgerentry SET chips = %s WHERE id = %s", [chips, entry.pk])
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+
+
+def test_check_ledger_finds_an_entry_changed_behind_the_triggers_back(played, ledger_may_break, capsys):
+    deal = Deal.objects.get(session=played, number=2)
+    entry = LedgerEntry.objects.filter(deal=deal, account="ann").first()
+    _tamper(entry, entry.chips + 5)
+    problems = ledger_check(played)
+    assert any("digest chain broken" in p for p in problems)
+    assert any(f"posting {entry.posting} sums to 5" in p for p in problems)
+    assert any("deal 2: ledger moves" in p for p in problems)
+    with pytest.raises(CommandError) as exc:
+        call_command("check_ledger", "--session", str(played.pk))
+    assert exc.value.returncode == 1
+    assert "BROKEN" in capsys.readouterr().out
+
+
+def test_check_ledger_finds_chips_issued_without_a_purchase(played, ledger_may_break):
+    ledger_post(session=played, kind="purchase", lines=[("bank", -5), ("dan", 5)])
+    assert any("purchases and buy-backs say 80" in p for p in ledger_check(played))

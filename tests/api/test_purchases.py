@@ -1,0 +1,70 @@
+"""Chip purchases: buy-ins and rebuys from the banker, paid or owed, each with its posting."""
+from __future__ import annotations
+
+import pytest
+
+from games.models import ChipPurchase, GameSession, LedgerEntry
+from games.services.ledger import ledger_balances
+
+from .conftest import problem, session_url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_rebuy_owed_is_posted_bank_to_player(oak_session, scorer_client):
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "bob", "chips": 15, "paid": False, "memo": "rebuy"}, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert (data["player"], data["chips"], data["money"], data["paid"]) == ("bob", 15, 150, False)
+    purchase = ChipPurchase.objects.get(pk=data["id"])
+    assert sorted((e.account, e.chips, e.kind) for e in LedgerEntry.objects.filter(purchase=purchase)) == [
+        ("bank", -15, "purchase"), ("bob", 15, "purchase")]
+    assert ledger_balances(oak_session)["bob"] == 35
+    ledger = scorer_client.get(session_url(oak_session, "ledger")).json()
+    assert ledger["totals"]["owed"]["bob"] == 150 and ledger["totals"]["issued"] == 95
+
+
+def test_explicit_money(oak_session, scorer_client):
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "ann", "chips": 10, "money": 90}, format="json")
+    assert response.json()["money"] == 90
+
+
+def test_purchases_listed_in_order(oak_session, viewer_client):
+    data = viewer_client.get(session_url(oak_session, "purchases/")).json()
+    assert [(p["player"], p["chips"], p["paid"]) for p in data["results"]] == [
+        ("ann", 20, True), ("bob", 20, True), ("cat", 20, True), ("dan", 20, True)]
+
+
+@pytest.mark.parametrize("payload, field", [
+    ({"player": "zed", "chips": 5}, "player"),
+    ({"player": "ann", "chips": 0}, "chips"),
+    ({"player": "ann", "chips": -4}, "chips"),
+    ({"player": "ann", "chips": 5, "money": -1}, "money"),
+    ({"chips": 5}, "player"),
+])
+def test_bad_purchase_refused(oak_session, scorer_client, payload, field):
+    before = LedgerEntry.objects.count()
+    data = problem(scorer_client.post(session_url(oak_session, "purchases/"), payload, format="json"), 400)
+    assert field in {e["field"] for e in data["errors"]}
+    assert LedgerEntry.objects.count() == before
+
+
+def test_closed_session_refuses_purchases(oak_session, scorer_client):
+    GameSession.objects.filter(pk=oak_session.pk).update(status="closed")
+    data = problem(scorer_client.post(session_url(oak_session, "purchases/"), {"player": "ann", "chips": 5},
+                                      format="json"), 409)
+    assert data["code"] == "session-closed"
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
+def test_purchase_refused_by_role(api_client_for, oak_session, role, status):
+    problem(api_client_for(role).post(session_url(oak_session, "purchases/"), {"player": "ann", "chips": 5},
+                                      format="json"), status)
+    assert ChipPurchase.objects.count() == 4
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("outsider", 404)])
+def test_purchase_list_refused(api_client_for, oak_session, role, status):
+    problem(api_client_for(role).get(session_url(oak_session, "purchases/")), status)

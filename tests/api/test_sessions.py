@@ -1,0 +1,128 @@
+"""Sessions over REST: create, list (filters, pagination), detail, and every refusal."""
+from __future__ import annotations
+
+import pytest
+
+from games.models import ChipPurchase, GameSession
+from games.services.ledger import ledger_balances
+
+from .conftest import TABLE, problem
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/clubs/oak/sessions/"
+
+
+def body(**changes):
+    data = {
+        "date": "2026-11-28", "seats": list(TABLE), "first_dealer": "cat",
+        "rules": {"preset": "three-card", "loo": "unlimited"}, "chip_value": 10,
+        "buy_ins": {"ann": 20, "bob": 20, "cat": 20, "dan": 20},
+    }
+    data.update(changes)
+    return data
+
+
+def test_create_session_validates_rules_and_records_buy_ins(scorer_client):
+    response = scorer_client.post(URL, body(), format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["seats"] == TABLE and data["status"] == "open" and data["banker"] is None
+    assert data["rules"] == {"preset": "three-card", "loo": "unlimited"}
+    assert data["resolved_rules"]["loo"] == "unlimited"
+    assert data["next"] == {"number": 1, "dealer": "cat", "pool": 0, "first_of_series": True}
+    assert data["created_by"] == "sam"
+    assert response["Location"] == f"{URL}{data['id']}/"
+    session = GameSession.objects.get(pk=data["id"])
+    assert ChipPurchase.objects.filter(session=session).count() == 4
+    assert ledger_balances(session) == {"ann": 20, "bob": 20, "cat": 20, "dan": 20, "pool": 0, "bank": -80}
+
+
+def test_create_with_a_member_as_banker(owner_client):
+    response = owner_client.post(URL, body(banker="olga", buy_ins={}), format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["banker"] == "olga"
+
+
+def test_unknown_rule_option_is_named(scorer_client):
+    data = problem(scorer_client.post(URL, body(rules={"preset": "three-card", "loo_amont": 3}), format="json"), 400)
+    assert data["code"] == "rule-error"
+    assert any("loo_amont" in e["message"] for e in data["errors"])
+    assert not GameSession.objects.exists()
+
+
+def test_seats_must_be_members_and_dealer_seated(scorer_client):
+    data = problem(scorer_client.post(URL, body(seats=["ann", "zed", "cat"], first_dealer="dan", buy_ins={}),
+                                      format="json"), 400)
+    fields = {e["field"]: e["message"] for e in data["errors"]}
+    assert "zed" in fields["seats[1]"]
+    assert "dan" in fields["first_dealer"]
+
+
+def test_another_clubs_members_are_not_seats(scorer_client, other_club):
+    data = problem(scorer_client.post(URL, body(seats=["ann", "otto"], first_dealer="ann", buy_ins={}),
+                                      format="json"), 400)
+    assert data["errors"][0]["field"] == "seats[1]"
+
+
+def test_missing_fields_are_listed(scorer_client):
+    data = problem(scorer_client.post(URL, {"seats": ["ann"]}, format="json"), 400)
+    fields = {e["field"] for e in data["errors"]}
+    assert {"date", "first_dealer", "rules", "seats"} <= fields
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
+def test_create_refused(api_client_for, role, status):
+    problem(api_client_for(role).post(URL, body(), format="json"), status)
+    assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("role, status", [("anon", 401), ("outsider", 404)])
+def test_list_and_detail_refused(api_client_for, oak_session, role, status):
+    client = api_client_for(role)
+    problem(client.get(URL), status)
+    problem(client.get(f"{URL}{oak_session.pk}/"), status)
+
+
+def test_viewer_reads(viewer_client, oak_session):
+    assert viewer_client.get(URL).json()["count"] == 1
+    data = viewer_client.get(f"{URL}{oak_session.pk}/").json()
+    assert data["id"] == oak_session.pk and data["deal_count"] == 0
+
+
+def test_another_clubs_session_is_404(outsider_client, api_client_for, oak_session, other_club):
+    from games.services.sessions import session_create
+
+    elm = session_create(club=other_club, date="2026-11-28", seats=["ann", "bob"], first_dealer="ann",
+                         rules={"preset": "three-card"})
+    # otto (owner of elm) cannot see oak's session even through elm's URL
+    problem(outsider_client.get(f"/api/v1/clubs/elm/sessions/{oak_session.pk}/"), 404)
+    assert outsider_client.get(f"/api/v1/clubs/elm/sessions/{elm.pk}/").status_code == 200
+    # and oak's members do not see elm's
+    problem(api_client_for("owner").get(f"{URL}{elm.pk}/"), 404)
+
+
+def test_list_filters_by_date_range_and_status(viewer_client, make_session):
+    early = make_session(date="2026-10-01")
+    mid = make_session(date="2026-11-01")
+    late = make_session(date="2026-12-01")
+    GameSession.objects.filter(pk=mid.pk).update(status="closed")
+
+    def ids(query):
+        response = viewer_client.get(URL + query)
+        assert response.status_code == 200, response.content
+        return [s["id"] for s in response.json()["results"]]
+
+    assert ids("") == [late.pk, mid.pk, early.pk]
+    assert ids("?date_from=2026-10-15") == [late.pk, mid.pk]
+    assert ids("?date_from=2026-10-15&date_to=2026-11-15") == [mid.pk]
+    assert ids("?status=open") == [late.pk, early.pk]
+    assert ids("?status=closed") == [mid.pk]
+    problem(viewer_client.get(URL + "?status=sideways"), 400)
+
+
+def test_list_is_paginated(viewer_client, make_session):
+    for day in range(1, 4):
+        make_session(date=f"2026-11-0{day}", buy_ins={})
+    data = viewer_client.get(URL + "?page_size=2").json()
+    assert data["count"] == 3 and "results" in data
