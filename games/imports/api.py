@@ -1,0 +1,129 @@
+"""REST: POST a session file to import (202 + job), follow the job, retry it."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.tenancy import CanRecord, ClubScopedAPIView
+from games.imports.models import ImportJob
+from games.imports.tasks import publish
+from loo_ledger.problems import Problem
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
+class JSONLinesParser(BaseParser):
+    """A raw JSON Lines body (`application/x-ndjson`, `application/jsonl`, `text/plain`)."""
+
+    media_type = "application/x-ndjson"
+
+    def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[override]
+        return {"source": stream.read().decode("utf-8")}
+
+
+class JSONLParser(JSONLinesParser):
+    media_type = "application/jsonl"
+
+
+class PlainTextParser(JSONLinesParser):
+    media_type = "text/plain"
+
+
+def job_json(request: Request, job: ImportJob) -> dict[str, Any]:
+    session_url = None
+    if job.session_id:
+        session_url = request.build_absolute_uri(
+            reverse("report-api", kwargs={"club": job.club.slug, "session_id": job.session_id}))
+    return {
+        "id": job.pk, "status": job.status, "filename": job.filename,
+        "total": job.total, "done": job.done, "progress": f"{job.done}/{job.total}",
+        "errors": job.errors, "detail": job.detail, "attempts": job.attempts,
+        "session": job.session_id, "report": session_url,
+        "created_at": job.created_at, "started_at": job.started_at, "finished_at": job.finished_at,
+        "url": request.build_absolute_uri(
+            reverse("import-detail", kwargs={"club": job.club.slug, "job_id": job.pk})),
+    }
+
+
+def _source(request: Request) -> tuple[str, str]:
+    upload = request.FILES.get("file") if hasattr(request, "FILES") else None
+    if upload is not None:
+        if upload.size > MAX_FILE_BYTES:
+            raise Problem(400, detail="The file is larger than 20 MB.", code="validation-error",
+                          errors=[{"field": "file", "message": "Too large."}])
+        try:
+            return upload.read().decode("utf-8"), upload.name
+        except UnicodeDecodeError:
+            raise Problem(400, detail="The file is not UTF-8 text.", code="validation-error",
+                          errors=[{"field": "file", "message": "Not UTF-8."}]) from None
+    data = request.data
+    source = data.get("source") if hasattr(data, "get") else None
+    if not isinstance(source, str) or not source.strip():
+        raise Problem(400, detail="Send the session file: a `file` upload, a JSON body "
+                      "{\"source\": \"...\"} or a raw application/x-ndjson body.",
+                      errors=[{"field": "source", "message": "Missing."}], code="validation-error")
+    return source, str(data.get("filename", "") or "")
+
+
+class ImportListView(ClubScopedAPIView):
+    """POST a JSON Lines session file (scorer, owner): 202 with the job; GET the club's jobs."""
+
+    permission_classes = [CanRecord]
+    parser_classes = [JSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, club: str) -> Response:
+        source, filename = _source(request)
+        with transaction.atomic():
+            job = ImportJob.objects.create(club=self.club, created_by=request.user,
+                                           source=source, filename=filename[:200])
+            publish(job.pk)
+        job.refresh_from_db()  # eager mode ran the task already
+        body = job_json(request, job)
+        return Response(body, status=202, headers={"Location": body["url"]})
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, club: str) -> Response:
+        jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:100]
+        return Response([job_json(request, j) for j in jobs])
+
+
+class ImportDetailView(ClubScopedAPIView):
+    """GET an import job: status, progress (deals validated / total), per-line errors."""
+
+    permission_classes = [CanRecord]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, club: str, job_id: int) -> Response:
+        job = get_object_or_404(ImportJob.objects.select_related("club"), pk=job_id, club=self.club)
+        return Response(job_json(request, job))
+
+
+class ImportRetryView(ClubScopedAPIView):
+    """POST: queue the job again (a failed job, or one whose worker died). A stored job is 409."""
+
+    permission_classes = [CanRecord]
+
+    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, club: str, job_id: int) -> Response:
+        with transaction.atomic():
+            job = get_object_or_404(ImportJob.objects.select_for_update().select_related("club"),
+                                    pk=job_id, club=self.club)
+            if job.status == ImportJob.Status.DONE:
+                raise Problem(409, "Already imported",
+                              detail=f"Import {job.pk} already stored session {job.session_id}.",
+                              code="conflict", session=job.session_id)
+            job.status = ImportJob.Status.QUEUED
+            job.detail = ""
+            job.save(update_fields=["status", "detail"])
+            publish(job.pk)
+        job.refresh_from_db()
+        return Response(job_json(request, job), status=202)

@@ -1,0 +1,313 @@
+"""Importing a JSON Lines session file: validate every line, then store the session at once.
+
+File format (`deal-record.md`, "Many deals at once"): line 1 is the session header
+`{"format": "loo-session/1", "seats": [...], "rules": {...}, "first_dealer": "ann", "pool": 0,
+"banker": "club" | seat, "chip_value": int, "buy_ins": {seat: chips}}` (optional `date`,
+`name`, `currency`, `allow_credit`); every later line is a deal record (`loo-deal/1`). As an
+extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
+records a rebuy between deals. Blank lines are skipped; line numbers count from 1.
+
+Validation replays the whole session through the engine before anything is stored, and every
+bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
+lines are checked against what they state themselves). Storing then goes through the same
+services as the REST API, in one transaction: all or nothing.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import Club, Member
+from games.imports.models import ImportJob
+from games.models import GameSession
+from games.services.deals import deal_record, session_record
+from games.services.engine import engine_replay, record_problem, rules_resolve
+from games.services.ledger import credit_errors
+from games.services.sessions import CLUB_BANKER, purchase_record, session_create
+from loo_ledger.problems import Problem
+
+logger = logging.getLogger(__name__)
+
+SESSION_FORMAT = "loo-session/1"
+#: Fault injection for the worker-death test: when set, the first attempt of an import stops
+#: half-way through storing (inside its transaction), touches this file and waits to be killed.
+HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass
+class Line:
+    """One meaningful line of the file: a deal record or a purchase."""
+
+    number: int  # line number in the file, from 1
+    kind: str  # "deal" | "purchase"
+    data: dict[str, Any]
+
+
+@dataclass
+class SessionFile:
+    header: dict[str, Any]
+    lines: list[Line] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)  # unreadable lines
+
+    @property
+    def deals(self) -> int:
+        return sum(1 for x in self.lines if x.kind != "purchase")
+
+
+class ImportRefused(Exception):
+    """The file cannot be imported; `errors` names every bad line."""
+
+    def __init__(self, errors: list[dict[str, Any]], detail: str = ""):
+        self.errors = errors
+        self.detail = detail or (f"{len({e.get('line') for e in errors})} bad line(s); nothing was stored.")
+        super().__init__(self.detail)
+
+
+def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
+    return {"line": line, "message": message, **{k: v for k, v in extra.items() if v is not None}}
+
+
+def parse_session_file(text: str) -> SessionFile:
+    """Split the file into header and lines. An unreadable line is kept (kind "unreadable", taken
+    for a deal line) with its error, so validation still checks and reports every other line."""
+    header: dict[str, Any] | None = None
+    sf = SessionFile({})
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
+        else:
+            problem = None if isinstance(data, dict) else "each line must be a JSON object"
+        if problem:
+            if header is None:
+                header = {}
+                sf.errors.append(_err(number, f"the session header is unreadable: {problem}"))
+            else:
+                sf.lines.append(Line(number, "unreadable", {}))
+                sf.errors.append(_err(number, problem))
+        elif header is None:
+            header = data
+        elif "purchase" in data:
+            purchase = data["purchase"] if isinstance(data["purchase"], dict) else {}
+            sf.lines.append(Line(number, "purchase", purchase))
+        else:
+            sf.lines.append(Line(number, "deal", data))
+    if header is None:
+        raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
+    sf.header = header
+    return sf
+
+
+def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Errors of the header line (line 1 of the file) and the resolved rules if they are valid."""
+    errors = []
+    if h.get("format") != SESSION_FORMAT:
+        errors.append(_err(1, f"format must be {SESSION_FORMAT!r}", field="format"))
+    seats = h.get("seats")
+    members = set(Member.objects.filter(club=club).values_list("name", flat=True))
+    if not isinstance(seats, list) or len(seats) < 2 or not all(isinstance(s, str) for s in seats):
+        errors.append(_err(1, "seats must list at least two players", field="seats"))
+        seats = []
+    for i, seat in enumerate(seats):
+        if seat not in members:
+            errors.append(_err(1, f"'{seat}' is not a member of this club", field=f"seats[{i}]"))
+    if h.get("first_dealer") not in seats:
+        errors.append(_err(1, f"first_dealer {h.get('first_dealer')!r} is not seated", field="first_dealer"))
+    banker = h.get("banker", CLUB_BANKER)
+    if banker not in (None, CLUB_BANKER) and banker not in members:
+        errors.append(_err(1, f"banker {banker!r} is not a member of this club", field="banker"))
+    if h.get("pool", 0) != 0:
+        errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
+    cv = h.get("chip_value", 1)
+    if not isinstance(cv, int) or isinstance(cv, bool) or cv < 1:
+        errors.append(_err(1, "chip_value is a whole number of the smallest currency unit", field="chip_value"))
+    buy_ins = h.get("buy_ins", {})
+    if not isinstance(buy_ins, dict) or any(
+            s not in seats or not isinstance(n, int) or n < 0 for s, n in buy_ins.items()):
+        errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips", field="buy_ins"))
+    if "date" in h:
+        try:
+            dt.date.fromisoformat(str(h["date"]))
+        except ValueError:
+            errors.append(_err(1, f"date {h['date']!r} is not YYYY-MM-DD", field="date"))
+    resolved = None
+    try:
+        resolved = rules_resolve(h.get("rules", {}))
+    except Problem as exc:
+        errors += [_err(1, e.get("message", str(exc.detail)), field="rules") for e in exc.errors or []]
+    return errors, resolved
+
+
+def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None = None) -> None:
+    """Replay every deal through the engine; raise `ImportRefused` listing every bad line."""
+    errors, resolved = _header_errors(club, sf.header)
+    errors = sf.errors + errors
+    if resolved is None or not sf.header or any(e["line"] == 1 for e in errors):
+        raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+    h = sf.header
+    seats = list(h.get("seats") or [])
+    table = GameSession(club=club, seats=seats, resolved_rules=resolved)  # never saved
+    held = {s: 0 for s in seats}
+    for s, n in (h.get("buy_ins") or {}).items():
+        held[s] = held.get(s, 0) + n
+    carry: dict[str, Any] | None = {"dealer": h.get("first_dealer"), "pool": 0, "first_of_series": True}
+    number = done = 0
+    total = sf.deals
+    for line in sf.lines:
+        if line.kind == "purchase":
+            p = line.data
+            if p.get("player") not in seats or not isinstance(p.get("chips"), int) or p["chips"] < 1:
+                errors.append(_err(line.number, "a purchase names a seated player and a positive number of chips"))
+            else:
+                held[p["player"]] += p["chips"]
+            continue
+        number += 1
+        rec = line.data
+        if line.kind == "unreadable":
+            carry = None
+            done += 1
+            continue
+        if carry is None:  # after a bad line: check against what this record states, if it can
+            if "dealer" not in rec or "pool" not in rec:
+                done += 1
+                continue
+            carry = {"dealer": rec["dealer"], "pool": rec["pool"],
+                     "first_of_series": rec.get("number", number) == 1}
+        try:
+            full = session_record(table, rec, number=number, dealer=carry["dealer"], pool=carry["pool"])
+            verdict = engine_replay(full, resolved, pool=carry["pool"], first_of_series=carry["first_of_series"])
+        except Problem as exc:
+            errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in exc.errors or []]
+            carry = None
+        except Exception as exc:  # the engine's RecordError (and any engine refusal)
+            problem = record_problem(exc)
+            errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in problem.errors or []]
+            carry = None
+        else:
+            deltas = verdict["settlement"]["deltas"]
+            if not h.get("allow_credit"):
+                errors += [_err(line.number, e["message"], deal=number, player=e["player"])
+                           for e in credit_errors(held, deltas)]
+            for s, d in deltas.items():
+                held[s] = held.get(s, 0) + d
+            carry = dict(verdict["next"])
+        done += 1
+        if progress:
+            progress("validating", done, total)
+    if errors:
+        raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+
+
+def _where(e: dict[str, Any]) -> dict[str, Any]:
+    return {k: e.get(k) for k in ("index", "player", "card", "field")}
+
+
+def store_session_file(club: Club, sf: SessionFile, user: Any = None,
+                       progress: Progress | None = None, hold: Callable[[int], None] | None = None,
+                       ) -> GameSession:
+    """Create the session and record every purchase and deal (the caller holds the transaction)."""
+    h = sf.header
+    session = session_create(
+        club=club, date=dt.date.fromisoformat(str(h["date"])) if h.get("date") else timezone.localdate(),
+        seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
+        banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
+        allow_credit=bool(h.get("allow_credit", False)), name=h.get("name", ""),
+        buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,
+    )
+    number, total = 0, sf.deals
+    for line in sf.lines:
+        try:
+            if line.kind == "purchase":
+                p = line.data
+                purchase_record(session=session, player=p["player"], chips=p["chips"],
+                                money=p.get("money"), paid=bool(p.get("paid", True)),
+                                memo=str(p.get("memo", "rebuy")), user=user)
+                continue
+            number += 1
+            deal_record(session=session, number=number, record=line.data, user=user)
+        except Problem as exc:
+            raise ImportRefused([_err(line.number, e.get("message", str(exc.detail)), **_where(e))
+                                 for e in exc.errors or [{"message": str(exc.detail)}]]) from exc
+        if progress:
+            progress("storing", number, total)
+        if hold:
+            hold(number)
+    return session
+
+
+def _hold_for_test(job: ImportJob, total: int) -> Callable[[int], None] | None:
+    """The fault-injection hook (see HOLD_ENV): first attempt only, half-way through storing."""
+    path = os.environ.get(HOLD_ENV)
+    if not path or job.attempts != 1:
+        return None
+
+    def hold(number: int) -> None:
+        if number == max(total // 2, 1):
+            Path(path).touch()
+            while True:  # wait here, transaction open, until the test kills the worker
+                time.sleep(0.2)
+
+    return hold
+
+
+def _set(job_id: int, **fields: Any) -> None:
+    ImportJob.objects.filter(pk=job_id).update(**fields)
+
+
+def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
+    """Validate then store the job's file. Safe to run twice: a finished job is left alone, and
+    the store transaction locks the job row and stops if another run already stored it."""
+    job = ImportJob.objects.select_related("club", "created_by").get(pk=job_id)
+    if job.status == ImportJob.Status.DONE:
+        return job
+    _set(job_id, status=ImportJob.Status.VALIDATING, attempts=F("attempts") + 1,
+         started_at=timezone.now(), finished_at=None, errors=[], detail="", done=0)
+    job.refresh_from_db()
+
+    def report(phase: str, done: int, total: int) -> None:
+        if phase == "validating" and (done == total or done % 5 == 0):
+            _set(job_id, done=done)  # autocommit: visible to GET .../imports/{id} at once
+        if progress:
+            progress(phase, done, total)
+
+    try:
+        sf = parse_session_file(job.source)
+        _set(job_id, total=sf.deals)
+        validate_session_file(job.club, sf, report)
+        _set(job_id, status=ImportJob.Status.STORING)
+        hold = _hold_for_test(job, sf.deals)
+        with transaction.atomic():
+            locked = ImportJob.objects.select_for_update().get(pk=job_id)
+            if locked.session_id is not None:
+                return locked
+            session = store_session_file(job.club, sf, job.created_by, progress, hold)
+            locked.session = session
+            locked.status = ImportJob.Status.DONE
+            locked.done = locked.total = sf.deals
+            locked.finished_at = timezone.now()
+            locked.save(update_fields=["session", "status", "done", "total", "finished_at"])
+    except ImportRefused as exc:
+        _set(job_id, status=ImportJob.Status.FAILED, errors=exc.errors, detail=exc.detail,
+             finished_at=timezone.now())
+    except Exception as exc:  # a bug or a lost database: the job says so and can be retried
+        logger.exception("import job %s failed", job_id)
+        _set(job_id, status=ImportJob.Status.FAILED, finished_at=timezone.now(),
+             detail=f"internal error ({type(exc).__name__}); nothing was stored: retry the job")
+    job.refresh_from_db()
+    return job

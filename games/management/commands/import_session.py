@@ -1,0 +1,68 @@
+"""manage.py import_session FILE --club SLUG: import a JSON Lines session file from the shell."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from accounts.models import Club
+
+
+class Command(BaseCommand):
+    help = ("Import a JSON Lines session file (header + one deal record per line) into a club. "
+            "Every line is validated first; nothing is stored if any line is bad.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="session file (.jsonl), or - for stdin")
+        parser.add_argument("--club", required=True, help="the club's slug")
+        parser.add_argument("--user", help="username recorded as the importer")
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    def handle(self, *args, **opts):
+        from games.imports.models import ImportJob
+        from games.imports.services import run_import
+
+        club = Club.objects.filter(slug=opts["club"]).first()
+        if club is None:
+            raise CommandError(f"no club {opts['club']!r}")
+        user = None
+        if opts["user"]:
+            user = get_user_model().objects.filter(username=opts["user"]).first()
+            if user is None:
+                raise CommandError(f"no user {opts['user']!r}")
+        path = opts["file"]
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        job = ImportJob.objects.create(club=club, created_by=user, source=text,
+                                       filename="stdin" if path == "-" else Path(path).name)
+        bar = None if opts["no_progress"] else ProgressBar(self.stderr)
+        job = run_import(job.pk, progress=bar)
+        if bar:
+            bar.finish()
+        if job.status != ImportJob.Status.DONE:
+            for e in job.errors:
+                self.stderr.write(f"line {e.get('line')}: {e.get('message')}")
+            raise CommandError(f"import {job.pk} failed: {job.detail}")
+        self.stdout.write(f"imported session {job.session_id}: {job.total} deals (job {job.pk})")
+
+
+class ProgressBar:
+    """A one-line text progress bar: `validating [#####.....] 25/50`."""
+
+    width = 30
+
+    def __init__(self, out) -> None:
+        self.out = out
+        self.shown = False
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        self.out.write(f"\r{phase:<10} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}",
+                       ending="")
+        self.out.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            self.out.write("")

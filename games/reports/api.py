@@ -1,0 +1,218 @@
+"""REST endpoints: a session's report (JSON / CSV / PDF) and the club's results over a range.
+
+Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
+`?table=players|deals|transfers` (default players).
+"""
+from __future__ import annotations
+
+from datetime import date
+
+from django.conf import settings
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
+from games.models import GameSession
+from games.reports.club import club_results, club_results_csv
+from games.reports.gather import session_report
+from games.reports.pdf import pdf_path
+from games.reports.render import CSV_TABLES, report_csv
+from loo_ledger.problems import Problem
+
+
+class CSVRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):  # type: ignore[override]
+        return data if isinstance(data, (str, bytes)) else ""
+
+
+class PDFRenderer(BaseRenderer):
+    media_type = "application/pdf"
+    format = "pdf"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):  # type: ignore[override]
+        return data if isinstance(data, bytes) else b""
+
+
+def _problem_if_not_json(request: Request) -> None:
+    """Errors are always JSON problems, whatever format was asked for."""
+    request.accepted_renderer = JSONRenderer()
+    request.accepted_media_type = "application/json"
+
+
+def parse_day(value: str | None, field: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",
+                      errors=[{"field": field, "message": "Expected YYYY-MM-DD."}],
+                      code="validation-error") from None
+
+
+class SessionReportView(ClubScopedAPIView):
+    """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
+
+    permission_classes = [CanRead]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
+
+    def handle_exception(self, exc):  # type: ignore[override]
+        _problem_if_not_json(self.request)
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
+            OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, club: str, session_id: int) -> Response:
+        session = get_object_or_404(GameSession.objects.select_related("club"),
+                                    pk=session_id, club=self.club)
+        report = session_report(session)
+        fmt = request.accepted_renderer.format
+        if fmt == "csv":
+            table = request.query_params.get("table", "players")
+            if table not in CSV_TABLES:
+                raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}",
+                              errors=[{"field": "table", "message": f"Unknown table {table!r}."}],
+                              code="validation-error")
+            name = f"session-{session.pk}-{table}.csv"
+            return Response(report_csv(report, table),
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        if fmt == "pdf":
+            return self.pdf(session, report)
+        return Response(report.as_dict())
+
+    def pdf(self, session: GameSession, report) -> Response:
+        """Serve the PDF if rendered; eager Celery renders it now, a real broker answers 202."""
+        from games.tasks import render_pdf
+
+        path = pdf_path(report)
+        if not path.exists():
+            if settings.CELERY_TASK_ALWAYS_EAGER:
+                render_pdf.apply(args=[session.pk]).get()
+            else:
+                render_pdf.delay(session.pk)
+                _problem_if_not_json(self.request)
+                return Response({"status": "rendering", "detail": "The PDF is being rendered; "
+                                 "GET this URL again shortly."}, status=202,
+                                headers={"Retry-After": "2"})
+        return FileResponse(path.open("rb"), content_type="application/pdf", as_attachment=True,
+                            filename=f"session-{session.pk}-report.pdf")
+
+
+class ClubResultsView(ClubScopedAPIView):
+    """GET each player's results over the club's closed sessions (`?from=&to=`, `?format=csv`)."""
+
+    permission_classes = [CanRead]
+    renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+
+    def handle_exception(self, exc):  # type: ignore[override]
+        _problem_if_not_json(self.request)
+        return super().handle_exception(exc)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", OpenApiTypes.DATE), OpenApiParameter("to", OpenApiTypes.DATE),
+            OpenApiParameter("format", str, enum=["json", "csv"]),
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, club: str) -> Response:
+        date_from = parse_day(request.query_params.get("from"), "from")
+        date_to = parse_day(request.query_params.get("to"), "to")
+        rows = club_results(self.club, date_from, date_to)
+        if request.accepted_renderer.format == "csv":
+            return Response(club_results_csv(rows), headers={
+                "Content-Disposition": f'attachment; filename="{self.club.slug}-results.csv"'})
+        return Response({
+            "club": self.club.slug,
+            "from": date_from.isoformat() if date_from else None,
+            "to": date_to.isoformat() if date_to else None,
+            "players": [r.as_dict() for r in rows],
+        })
+
+
+def _locked_session(view: ClubScopedAPIView, session_id: int) -> GameSession:
+    return get_object_or_404(GameSession.objects.select_related("club"), pk=session_id, club=view.club)
+
+
+class SessionCloseView(ClubScopedAPIView):
+    """POST: apply the end-pool rule, buy back every chip and freeze the session (scorer, owner).
+
+    Answers the settlement: end-pool share-out, chips returned, results in money, the fewest
+    transfers and any warnings (unequal deals, a last deal ending in a loo).
+    """
+
+    permission_classes = [CanRecord]
+
+    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request, club: str, session_id: int) -> Response:
+        from games.services.closing import session_close
+
+        session = _locked_session(self, session_id)
+        reason = str((request.data or {}).get("reason", "")) if isinstance(request.data, dict) else ""
+        done = session_close(session=session, user=request.user, reason=reason)
+        report = session_report(session)
+        return Response({
+            "session": session.pk,
+            "status": session.status,
+            "closed_at": session.closed_at,
+            "end_pool": {"mode": done.end_pool_mode, "pool": done.end_pool, "eldest": done.eldest,
+                         "shares": done.shares},
+            "returned": done.returned,
+            "results": {p.name: p.result_money for p in report.players},
+            "currency": report.currency,
+            "through_banker": [b.__dict__ for b in report.through_banker],
+            "transfers": [t.__dict__ for t in report.transfers],
+            "warnings": done.warnings,
+        })
+
+
+class SessionReopenView(ClubScopedAPIView):
+    """POST {"reason": "..."}: reopen a closed session (owner only); the closing's postings are
+    reversed and the reopen is logged with who, when and why."""
+
+    permission_classes = [IsClubOwner]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request, club: str, session_id: int) -> Response:
+        from games.services.closing import session_reopen
+
+        session = _locked_session(self, session_id)
+        reason = str(request.data.get("reason", "")) if isinstance(request.data, dict) else ""
+        log = session_reopen(session=session, user=request.user, reason=reason)
+        return Response({"session": session.pk, "status": session.status,
+                         "reopened_by": request.user.get_username(), "reopened_at": log.at,
+                         "reason": log.reason, "reversing_postings": log.postings})
+
+
+class SessionClosingsView(ClubScopedAPIView):
+    """GET the session's close/reopen log."""
+
+    permission_classes = [CanRead]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, club: str, session_id: int) -> Response:
+        from games.imports.models import SessionClosing
+
+        session = _locked_session(self, session_id)
+        rows = SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")
+        return Response([{
+            "action": r.action, "at": r.at, "by": r.by.get_username() if r.by else None,
+            "reason": r.reason, "end_pool_mode": r.end_pool_mode, "end_pool": r.end_pool,
+            "shares": r.end_pool_shares, "returned": r.returned, "warnings": r.warnings,
+            "postings": r.postings} for r in rows])

@@ -1,0 +1,70 @@
+"""Fill the report model's `SessionFacts` from the database (read only)."""
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from django.db.models import Count, Q
+
+from accounts.models import Member
+from games.models import ChipPurchase, Deal, GameSession
+from games.reports.model import DealFacts, Purchase, SessionFacts, SessionReport, build_report
+
+CLUB_BANKER = "club"
+
+
+def banker_name(session: GameSession) -> str:
+    """The banker's seat, or "club" when the club itself is the bank."""
+    return session.banker or CLUB_BANKER
+
+
+def session_facts(session: GameSession) -> SessionFacts:
+    """Everything the report needs about one session, in one pass over its rows."""
+    from games.imports.models import SessionClosing
+
+    deals = list(
+        Deal.objects.filter(session=session, current__isnull=False)
+        .select_related("current")
+        .annotate(n_corrections=Count("revisions", filter=Q(revisions__cause="corrected")))
+        .order_by("number")
+    )
+    postings = [d.posting for d in deals]
+    purchases = [
+        Purchase(p.player, p.chips, int(p.money), p.paid, bisect_left(postings, p.posting))
+        for p in ChipPurchase.objects.filter(session=session).order_by("posting", "id")
+    ]
+    closing = None
+    if session.status == GameSession.Status.CLOSED:
+        closing = SessionClosing.objects.filter(session=session).order_by("-at", "-id").first()
+        if closing is not None and closing.action != SessionClosing.Action.CLOSE:
+            closing = None
+    names = dict(
+        Member.objects.filter(club_id=session.club_id, name__in=list(session.seats))
+        .values_list("name", "display_name")
+    )
+    rules = session.resolved_rules or {}
+    return SessionFacts(
+        club=session.club.slug,
+        session_id=session.pk,
+        title=session.name or f"Session {session.pk} of {session.date:%d %B %Y}",
+        date=session.date.isoformat(),
+        status=session.status,
+        seats=list(session.seats),
+        banker=banker_name(session),
+        chip_value=int(session.chip_value),
+        currency=session.currency,
+        rules=rules,
+        start_pool=deals[0].current.pool_before if deals else 0,
+        purchases=purchases,
+        deals=[DealFacts(d.number, d.current.verdict, d.n_corrections) for d in deals],
+        display_names={k: v or k for k, v in names.items()},
+        end_pool_mode=(closing.end_pool_mode if closing else rules.get("end_pool", "split")),
+        end_pool_shares=dict(closing.end_pool_shares) if closing else {},
+        returned=dict(closing.returned) if closing else None,
+        warnings=list(closing.warnings) if closing else [],
+        closed_at=session.closed_at.isoformat(timespec="minutes") if session.closed_at else None,
+    )
+
+
+def session_report(session: GameSession) -> SessionReport:
+    """The report model of one session."""
+    return build_report(session_facts(session))

@@ -1,0 +1,57 @@
+"""Server-rendered pages: a session's report and the club's results (session login)."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from accounts.models import Member
+from games.models import GameSession
+from games.reports.club import club_results
+from games.reports.gather import session_report
+from games.reports.render import report_html
+from games.settlement import format_money
+from loo_ledger.problems import Problem
+
+
+def membership(request: HttpRequest, club: str) -> Member:
+    """The user's membership of the club, or 404 (outsiders cannot tell a club exists)."""
+    member = Member.objects.select_related("club").filter(club__slug=club, user=request.user).first()
+    if member is None:
+        raise Http404("No such club")
+    return member
+
+
+@login_required
+def session_report_page(request: HttpRequest, club: str, session_id: int) -> HttpResponse:
+    member = membership(request, club)
+    session = get_object_or_404(GameSession.objects.select_related("club"), pk=session_id,
+                                club=member.club)
+    api = reverse("report-api", kwargs={"club": club, "session_id": session.pk})
+    links = [("JSON", f"{api}?format=json"), ("CSV: players", f"{api}?format=csv&table=players"),
+             ("CSV: deals", f"{api}?format=csv&table=deals"),
+             ("CSV: transfers", f"{api}?format=csv&table=transfers"), ("PDF", f"{api}?format=pdf"),
+             ("Club results", reverse("club-results-page", kwargs={"club": club}))]
+    return HttpResponse(report_html(session_report(session), links=links))
+
+
+@login_required
+def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
+    from games.reports.api import parse_day
+
+    member = membership(request, club)
+    try:
+        date_from = parse_day(request.GET.get("from"), "from")
+        date_to = parse_day(request.GET.get("to"), "to")
+    except Problem as exc:
+        return HttpResponse(str(exc.detail), status=400, content_type="text/plain")
+    rows = club_results(member.club, date_from, date_to)
+    api = reverse("club-results-api", kwargs={"club": club})
+    query = request.GET.urlencode()
+    table = [{"r": r, "money_bought": format_money(r.money_bought, r.currency),
+              "result": format_money(r.result, r.currency)} for r in rows]
+    return render(request, "reports/club_results.html", {
+        "club": member.club, "rows": table, "date_from": date_from, "date_to": date_to,
+        "csv_url": f"{api}?format=csv" + (f"&{query}" if query else ""),
+    })

@@ -1,0 +1,181 @@
+"""Closing a session (end pool, buy-back, freeze) and reopening it (owner only, logged).
+
+Closing, in one transaction under the session lock:
+1. the pool left after the last deal goes back to the players by the rules' `end_pool`:
+   `split` — equal shares, odd units one each in seat order from the *eldest*, which we define
+   as the first player to the left of the dealer of the deal that would come next (the
+   verdict's `next.dealer`; the first dealer when nothing was dealt);
+   `final-deal` — the last recorded deal must be a final deal (everybody stood, no miss); what
+   it leaves in the pool (odd units, its loos) is then split the same way;
+2. the banker buys back every player's chips (ledger `buyback` entries player -> bank);
+3. the session is frozen (`status = closed`): deals, corrections and purchases are refused.
+Reopening posts the exact reverse of the closing's postings (the ledger is append-only), sets
+the session open again and logs who, when and why.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.imports.models import SessionClosing
+from games.models import BANK, POOL, Deal, GameSession, LedgerEntry
+from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
+from games.settlement import eldest_after, split_pool
+from loo_ledger.problems import Problem
+
+Kind = LedgerEntry.Kind
+
+
+@dataclass
+class ClosingResult:
+    """What a close did: the end-pool share-out, the chips bought back and the warnings."""
+
+    closing: SessionClosing
+    end_pool_mode: str
+    end_pool: int
+    eldest: str
+    shares: dict[str, int]
+    returned: dict[str, int]
+    warnings: list[str] = field(default_factory=list)
+
+
+def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
+    """(number, record, verdict) of every deal's current revision, in order."""
+    return [
+        (d.number, d.current.record, d.current.verdict)
+        for d in Deal.objects.filter(session=session, current__isnull=False)
+        .select_related("current").order_by("number")
+    ]
+
+
+def is_final_deal(seats: Sequence[str], record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+    """A final deal: everybody stood and no miss was dealt (or the record says `"final": true`)."""
+    if record.get("final") is True:
+        return True
+    no_miss = not record.get("miss") and not any(
+        a.get("action") == "take-miss" for a in record.get("actions", []))
+    return no_miss and set(verdict.get("standers", [])) == set(seats)
+
+
+def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Unequal deals per player; a last deal that ended in a loo (the older rule plays on)."""
+    warnings = []
+    dealt = Counter(v.get("dealer") for v in verdicts)
+    counts = {s: dealt.get(s, 0) for s in seats}
+    if verdicts and len(set(counts.values())) > 1:
+        listed = ", ".join(f"{s} {n}" for s, n in counts.items())
+        warnings.append(f"Players have not dealt equally often: {listed}.")
+    if verdicts:
+        loos = verdicts[-1]["settlement"].get("loo_payments") or {}
+        if any(loos.values()):
+            who = ", ".join(f"{p} paid {n}" for p, n in loos.items() if n)
+            warnings.append(
+                f"The last deal ended in a loo ({who}): by the older rule the round is played "
+                "on until a deal without a loo.")
+    return warnings
+
+
+@transaction.atomic
+def session_close(*, session: GameSession, user: Any = None, reason: str = "") -> ClosingResult:
+    """Apply the end-pool rule, buy back every chip and freeze the session (see module doc)."""
+    locked = session_lock(session)
+    if not locked.is_open:
+        raise Problem(409, "Session already closed",
+                      detail=f"Session {locked.pk} is already closed.", code="session-closed")
+    seats = list(locked.seats)
+    deals = _current_verdicts(locked)
+    verdicts = [v for _, _, v in deals]
+    mode = (locked.resolved_rules or {}).get("end_pool", "split")
+    balances = ledger_balances(locked)
+    pool = balances[POOL]
+    eldest = eldest_after(seats, next_dealer(locked, verdicts))
+    warnings = closing_warnings(seats, verdicts)
+
+    if mode == "final-deal" and pool > 0:
+        number, record, verdict = deals[-1] if deals else (None, {}, {})
+        if not deals or not is_final_deal(seats, record, verdict):
+            last = f"deal {number} is not one" if deals else "no deal was recorded"
+            raise Problem(
+                409, "Final deal missing",
+                detail=(f"The rules say end_pool: final-deal and {pool} units are in the pool: "
+                        f"record a final deal in which everybody stands and there is no miss "
+                        f"before closing ({last})."),
+                code="final-deal-required", pool=pool)
+        if pool:
+            warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")
+
+    postings = []
+    shares = split_pool(pool, seats, eldest)
+    if pool:
+        entries = ledger_post(
+            session=locked, kind=Kind.END_POOL,
+            lines=[LedgerLine(POOL, -pool)] + [LedgerLine(s, n) for s, n in shares.items() if n],
+            memo=f"end of session: {pool} left in the pool split from {eldest}")
+        postings.append(entries[0].posting)
+    held = {s: balances[s] + shares[s] for s in seats}
+    if any(held.values()):
+        entries = ledger_post(
+            session=locked, kind=Kind.BUYBACK,
+            lines=[LedgerLine(s, -n) for s, n in held.items() if n]
+            + [LedgerLine(BANK, sum(held.values()))],
+            memo="the banker buys back every chip")
+        postings.append(entries[0].posting)
+
+    locked.status = GameSession.Status.CLOSED
+    locked.closed_at = timezone.now()
+    locked.save(update_fields=["status", "closed_at"])
+    closing = SessionClosing.objects.create(
+        session=locked, action=SessionClosing.Action.CLOSE, by=_user(user), reason=reason,
+        end_pool_mode=mode, end_pool=pool, end_pool_shares=shares, returned=held,
+        warnings=warnings, postings=postings)
+    session.status, session.closed_at = locked.status, locked.closed_at
+    return ClosingResult(closing, mode, pool, eldest, shares, held, warnings)
+
+
+def next_dealer(session: GameSession, verdicts: Sequence[Mapping[str, Any]]) -> str:
+    """Who would deal next: the last verdict's `next.dealer` (the first dealer before any deal)."""
+    if not verdicts:
+        return session.first_dealer
+    last = verdicts[-1]
+    return (last.get("next") or {}).get("dealer") or eldest_after(list(session.seats), last["dealer"])
+
+
+def _user(user: Any) -> Any:
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+@transaction.atomic
+def session_reopen(*, session: GameSession, user: Any, reason: str) -> SessionClosing:
+    """Reverse the last closing's postings, reopen the session and log who, when and why."""
+    if not (reason or "").strip():
+        raise Problem(400, detail="Say why the session is reopened.",
+                      errors=[{"field": "reason", "message": "A reason is required."}],
+                      code="validation-error")
+    locked = session_lock(session)
+    if locked.is_open:
+        raise Problem(409, "Session is open", detail=f"Session {locked.pk} is not closed.",
+                      code="session-open")
+    closing = (SessionClosing.objects.filter(session=locked, action=SessionClosing.Action.CLOSE)
+               .order_by("-at", "-id").first())
+    postings = []
+    for posting in (closing.postings if closing else []):
+        entries = LedgerEntry.objects.filter(session=locked, posting=posting).order_by("seq")
+        # Same kind, opposite sign: the buy-back / end-pool totals net to zero again, so the
+        # ledger check's "issued = purchased - bought back" still holds after a reopen.
+        lines = [LedgerLine(e.account, -e.chips, e.kind) for e in entries]
+        if lines:
+            posted = ledger_post(session=locked, kind=Kind.REVERSAL, lines=lines,
+                                 memo=f"reopened: reverses posting {posting}")
+            postings.append(posted[0].posting)
+    locked.status = GameSession.Status.OPEN
+    locked.closed_at = None
+    locked.save(update_fields=["status", "closed_at"])
+    session.status, session.closed_at = locked.status, None
+    return SessionClosing.objects.create(
+        session=locked, action=SessionClosing.Action.REOPEN, by=_user(user), reason=reason.strip(),
+        postings=postings)

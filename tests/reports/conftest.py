@@ -1,0 +1,59 @@
+"""Fixtures for the report, closing and import tests: the hand-worked session of sessionkit."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.reports import sessionkit as kit
+
+
+def record_hand_session(club, user=None, *, n_deals: int = kit.N_DEALS, correct: bool = True):
+    """Record the sessionkit session through the services: deal 9 as first noted, then corrected."""
+    from games.services.deals import deal_correct, deal_record
+    from games.services.sessions import purchase_record, session_create
+
+    h = kit.header()
+    session = session_create(
+        club=club, date=dt.date(2026, 11, 28), seats=h["seats"], first_dealer="ann",
+        rules=h["rules"], banker="club", chip_value=kit.CHIP_VALUE, currency="GBP",
+        name=h["name"], buy_ins=h["buy_ins"], user=user)
+    for number in range(1, n_deals + 1):
+        record = kit.deal_record(number, corrected=not correct)
+        record.pop("pool")
+        deal_record(session=session, number=number, record=record, user=user)
+        for after, player, chips, paid in kit.REBUYS:
+            if after == number:
+                purchase_record(session=session, player=player, chips=chips, paid=paid,
+                                memo="rebuy", user=user)
+    if correct and n_deals >= 10:
+        fixed = kit.deal_record(9, corrected=True)
+        fixed.pop("pool")
+        deal_correct(session=session, number=9, record=fixed, user=user,
+                     reason="cat took trick 3 with AH")
+    session.refresh_from_db()
+    return session
+
+
+@pytest.fixture
+def hand_session(club, member_for):
+    return record_hand_session(club, member_for("scorer").user)
+
+
+def url(session, what: str) -> str:
+    return f"/api/v1/clubs/{session.club.slug}/sessions/{session.pk}/{what}"
+
+
+@pytest.fixture(autouse=True)
+def ledgers_stay_exact(request: pytest.FixtureRequest):
+    """After every test that touched the database: every session's ledger passes ledger_check."""
+    names = set(request.fixturenames)
+    if not names & {"db", "transactional_db", "live_server"}:
+        yield
+        return
+    yield
+    from games.models import GameSession
+    from games.services.ledger import ledger_check
+
+    for session in GameSession.objects.all():
+        assert ledger_check(session) == [], f"session {session.pk}"

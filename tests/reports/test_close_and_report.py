@@ -1,0 +1,223 @@
+"""Closing the hand-worked 53-deal session and reading its report in every format.
+
+Every expected figure comes from the hand arithmetic in sessionkit's docstring.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests.reports import sessionkit as kit
+from tests.reports.conftest import url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def closed_session(hand_session, scorer_client):
+    response = scorer_client.post(url(hand_session, "close"), {"reason": "end of the evening"},
+                                  format="json")
+    assert response.status_code == 200, response.content
+    hand_session.close_answer = response.json()
+    return hand_session
+
+
+def test_close_answer_hand_worked(closed_session):
+    body = closed_session.close_answer
+    assert body["status"] == "closed"
+    assert body["end_pool"] == {"mode": "split", "pool": 9, "eldest": "cat",
+                                "shares": kit.EXPECTED["shares"]}
+    assert body["returned"] == kit.EXPECTED["returned"]
+    assert body["results"] == kit.EXPECTED["result_money"]
+    assert [(t["payer"], t["payee"], t["amount"]) for t in body["transfers"]] == kit.EXPECTED["transfers"]
+    assert body["transfers"][1]["explanation"] == (
+        "ann owes 0.75 of a 30.25 loss, dan is owed 29.00; settles ann; dan still is owed 28.25")
+    warnings = body["warnings"]
+    assert warnings[0] == "Players have not dealt equally often: ann 14, bob 13, cat 13, dan 13."
+    assert warnings[1].startswith("The last deal ended in a loo (cat paid 3, dan paid 3, ann paid 3)")
+
+
+def test_ledger_after_close(closed_session):
+    from games.services.ledger import ledger_balances, ledger_check
+
+    balances = ledger_balances(closed_session)
+    assert balances == {"ann": 0, "bob": 0, "cat": 0, "dan": 0, "pool": 0, "bank": 0}
+    assert ledger_check(closed_session) == []
+
+
+def test_report_json_matches_hand_totals(closed_session, viewer_client):
+    response = viewer_client.get(url(closed_session, "report"))
+    assert response.status_code == 200
+    report = response.json()
+    assert report["final"] is True and report["status"] == "closed"
+    players = {p["name"]: p for p in report["players"]}
+    for seat in kit.SEATS:
+        p = players[seat]
+        assert p["bought_chips"] == kit.EXPECTED["bought"][seat]
+        assert p["won_chips"] == kit.EXPECTED["won"][seat]
+        assert p["end_pool_share"] == kit.EXPECTED["shares"][seat]
+        assert p["returned_chips"] == kit.EXPECTED["returned"][seat]
+        assert p["result_chips"] == kit.EXPECTED["result_chips"][seat]
+        assert p["result_money"] == kit.EXPECTED["result_money"][seat]
+        assert p["owed_money"] == kit.EXPECTED["money_owed"][seat]
+        assert p["times_dealt"] == kit.EXPECTED["times_dealt"][seat]
+    assert players["ann"]["result"] == "-30.25"
+    assert players["cat"]["violations"] == 1
+    totals = report["totals"]
+    assert totals["deals"] == 53
+    assert totals["chips_bought"] == totals["chips_returned"] == 340
+    assert totals["loos_paid"] == kit.EXPECTED["loos_paid"]
+    assert totals["penalties_paid"] == kit.EXPECTED["penalties_paid"]
+    assert totals["violations"] == 1 and totals["corrected_deals"] == 1
+    deals = {d["number"]: d for d in report["deals"]}
+    assert deals[9]["corrected"] and deals[9]["tricks_won"] == {"bob": 2, "cat": 1, "dan": 0, "ann": 0}
+    assert deals[10]["pool"] == 9 and deals[10]["payouts"] == {"bob": 9}
+    revoke = deals[21]["violations"][0]
+    assert (revoke["player"], revoke["rule"], revoke["trick"], revoke["card"]) == ("cat", "revoke", 1, "5H")
+    assert "9S" in revoke["evidence"]
+    assert report["pool_series"][:4] == [0, 9, 0, 9] and report["pool_series"][-1] == 9
+    assert report["chips_series"]["ann"][:3] == [20, 14, 14]
+    cat_pays = {b["player"]: b for b in report["through_banker"]}["cat"]
+    assert cat_pays["banker_pays"] == 27 * 25 - 3000  # buy-back 6.75 less 30.00 owed
+
+
+def test_report_csv_tables_parse(closed_session, player_client):
+    base = url(closed_session, "report")
+    players = list(csv.DictReader(io.StringIO(
+        player_client.get(base, {"format": "csv"}).content.decode())))
+    assert [r["player"] for r in players] == kit.SEATS
+    assert {r["player"]: r["result_money"] for r in players} == {
+        "ann": "-30.25", "bob": "29.50", "cat": "-28.25", "dan": "29.00"}
+    assert {r["player"]: int(r["returned_chips"]) for r in players} == kit.EXPECTED["returned"]
+    response = player_client.get(base, {"format": "csv", "table": "deals"})
+    assert response["Content-Type"].startswith("text/csv")
+    deals = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(deals) == 53
+    assert sum(int(d["delta_bob"]) for d in deals) == kit.EXPECTED["won"]["bob"]
+    assert "revoke" in deals[20]["violations"] and deals[8]["corrected"] == "yes"
+    transfers = list(csv.reader(io.StringIO(
+        player_client.get(base, {"format": "csv", "table": "transfers"}).content.decode())))
+    assert transfers[1][:3] == ["ann", "bob", "29.50"]
+    bad = player_client.get(base, {"format": "csv", "table": "nope"})
+    assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
+
+
+def test_report_pdf(closed_session, viewer_client):
+    response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
+    assert response.status_code == 200
+    data = b"".join(response.streaming_content)
+    assert data.startswith(b"%PDF")
+    assert response["Content-Type"] == "application/pdf"
+
+
+def test_report_html_page(closed_session, client, member_for):
+    client.force_login(member_for("viewer").user)
+    page = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'data-result="-3025"' in html and "-30.25" in html
+    assert 'id="chips-chart"' in html and 'id="pool-chart"' in html
+    assert "<script" not in html
+
+
+def test_open_session_report_is_provisional(hand_session, viewer_client):
+    report = viewer_client.get(url(hand_session, "report")).json()
+    assert report["final"] is False and report["transfers"] == []
+    players = {p["name"]: p for p in report["players"]}
+    assert players["ann"]["chips_now"] == 160 - 123 and players["ann"]["result_money"] is None
+    assert report["pool_now"] == 9
+
+
+# --- refusals -------------------------------------------------------------------------------
+
+
+def test_close_refusals(hand_session, viewer_client, player_client, outsider_client, anon_client):
+    assert viewer_client.post(url(hand_session, "close")).status_code == 403
+    assert player_client.post(url(hand_session, "close")).status_code == 403
+    assert outsider_client.post(url(hand_session, "close")).status_code == 404
+    assert outsider_client.get(url(hand_session, "report")).status_code == 404
+    assert anon_client.post(url(hand_session, "close")).status_code == 401
+    assert anon_client.get(url(hand_session, "report")).status_code == 401
+    hand_session.refresh_from_db()
+    assert hand_session.status == "open"
+
+
+def test_report_page_refusals(hand_session, client, member_for):
+    page = f"/clubs/oak/sessions/{hand_session.pk}/report/"
+    assert client.get(page).status_code == 302  # to the login page
+    client.force_login(member_for("outsider").user)
+    assert client.get(page).status_code == 404
+    assert client.get("/clubs/oak/results/").status_code == 404
+
+
+def test_closed_session_refuses_writes(closed_session, scorer_client):
+    from games.services.deals import deal_correct, deal_record
+    from games.services.sessions import purchase_record
+    from loo_ledger.problems import Problem
+
+    record = kit.deal_record(54)
+    record.pop("pool")
+    for write in (
+        lambda: deal_record(session=closed_session, number=54, record=record),
+        lambda: deal_correct(session=closed_session, number=3, record=kit.deal_record(3)),
+        lambda: purchase_record(session=closed_session, player="ann", chips=5),
+    ):
+        with pytest.raises(Problem) as info:
+            write()
+        assert info.value.status_code == 409 and info.value.code == "session-closed"
+    again = scorer_client.post(url(closed_session, "close"))
+    assert again.status_code == 409
+
+
+def test_reopen_owner_only_logged_and_reversed(closed_session, scorer_client, owner_client):
+    from games.imports.models import SessionClosing
+    from games.services.ledger import ledger_balances, ledger_check
+
+    assert scorer_client.post(url(closed_session, "reopen"), {"reason": "x"}).status_code == 403
+    no_reason = owner_client.post(url(closed_session, "reopen"), {}, format="json")
+    assert no_reason.status_code == 400
+    response = owner_client.post(url(closed_session, "reopen"),
+                                 {"reason": "bob's last deal was miscounted"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["reopened_by"] == "olga"
+    closed_session.refresh_from_db()
+    assert closed_session.status == "open" and closed_session.closed_at is None
+    balances = ledger_balances(closed_session)
+    assert balances["pool"] == 9
+    assert {s: balances[s] for s in kit.SEATS} == {
+        s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
+    assert ledger_check(closed_session) == []
+    log = list(SessionClosing.objects.filter(session=closed_session).values_list("action", "by__username", "reason"))
+    assert log == [("close", "sam", "end of the evening"), ("reopen", "olga", "bob's last deal was miscounted")]
+    history = owner_client.get(url(closed_session, "closings")).json()
+    assert [h["action"] for h in history] == ["close", "reopen"]
+    # and it closes again to the same figures
+    again = owner_client.post(url(closed_session, "close"))
+    assert again.status_code == 200 and again.json()["results"] == kit.EXPECTED["result_money"]
+    assert owner_client.post(url(closed_session, "reopen"), {"reason": "y"}).status_code == 200
+    assert owner_client.post(url(closed_session, "reopen"), {"reason": "y"}).status_code == 409
+
+
+def test_club_results(closed_session, club, member_for, viewer_client, client):
+    from tests.reports.conftest import record_hand_session
+
+    other = record_hand_session(club, n_deals=2, correct=False)  # open: left out
+    assert other.status == "open"
+    body = viewer_client.get("/api/v1/clubs/oak/results", {"from": "2026-11-01", "to": "2026-11-30"}).json()
+    rows = {r["player"]: r for r in body["players"]}
+    assert {p: r["result"] for p, r in rows.items()} == kit.EXPECTED["result_money"]
+    assert rows["bob"]["sessions"] == 1 and rows["ann"]["chips_bought"] == 160
+    assert [r["player"] for r in body["players"]] == ["bob", "dan", "cat", "ann"]  # best first
+    empty = viewer_client.get("/api/v1/clubs/oak/results", {"from": "2026-12-01"}).json()
+    assert empty["players"] == []
+    text = viewer_client.get("/api/v1/clubs/oak/results", {"format": "csv"}).content.decode()
+    assert list(csv.DictReader(io.StringIO(text)))[0]["result"] == "29.50"
+    bad = viewer_client.get("/api/v1/clubs/oak/results", {"from": "28/11/2026"})
+    assert bad.status_code == 400
+    client.force_login(member_for("viewer").user)
+    page = client.get("/clubs/oak/results/", {"from": "2026-11-01"}).content.decode()
+    assert 'data-player="bob"' in page and "29.50" in page
+    assert json.loads(json.dumps(body))  # plain JSON

@@ -1,0 +1,81 @@
+"""end_pool: final-deal — closing needs a final deal (everybody stands, no miss) first.
+
+Hand-worked (three-card, dealer antes 3, loo 3):
+deal 1 (ann deals, simple pool): bob takes AS KS QS: ann -6, bob +3, cat -3, dan -3; pool 9.
+deal 2 (bob deals, double pool 9 + 3 = 12): cat stands alone, bob defends with the miss
+  3D KH 5C (diamonds trumps): cat AD and AH win, bob's 5C heads cat's 2C: cat takes 2 x 4 = 8,
+  the dealer's share stays: bob -3, cat +8; pool 4. Not a final deal: closing is refused.
+deal 3 (cat deals, double pool 4 + 3 = 7), everybody stands, no miss: dan leads AC KC QC
+  (clubs trumps) and takes 7; ann, bob, cat looed 3 each: ann -3, bob -3, cat -6, dan +7; pool 9.
+Play: ann -9, bob -3, cat -1, dan +4. Closing splits 9 from the eldest (next dealer dan, so
+ann): ann 3, bob 2, cat 2, dan 2. Results: ann -6, bob -1, cat +1, dan +6 chips.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.reports import sessionkit as kit
+from tests.reports.conftest import url
+
+pytestmark = pytest.mark.django_db
+
+
+def plays(*pairs: str) -> list[dict]:
+    return [{"player": p, "action": "play", "card": c} for p, c in (x.split() for x in pairs)]
+
+
+DEFENDED = {"dealer": "bob", "turnup": "7D", "actions": [
+    {"player": "cat", "action": "stand"}, {"player": "dan", "action": "pass"},
+    {"player": "ann", "action": "pass"}, {"player": "bob", "action": "defend"},
+    *plays("cat AD", "bob 3D", "cat AH", "bob KH", "cat 2C", "bob 5C")]}
+
+FINAL = {"dealer": "cat", "turnup": "7C", "actions": [
+    *[{"player": p, "action": "stand"} for p in ("dan", "ann", "bob", "cat")],
+    *plays("dan AC", "ann 2H", "bob 2D", "cat 2S",
+           "dan KC", "ann 3H", "bob 3D", "cat 3S",
+           "dan QC", "ann 4H", "bob 4D", "cat 4S")]}
+
+
+@pytest.fixture
+def final_deal_session(club):
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card", "end_pool": "final-deal"},
+                             chip_value=10, buy_ins={s: 20 for s in kit.SEATS})
+    first = kit.deal_record(1)
+    first.pop("pool")
+    deal_record(session=session, number=1, record=first)
+    deal_record(session=session, number=2, record=DEFENDED)
+    return session
+
+
+def test_close_refused_without_final_deal(final_deal_session, scorer_client):
+    from games.services.ledger import ledger_balances
+
+    assert ledger_balances(final_deal_session)["pool"] == 4
+    response = scorer_client.post(url(final_deal_session, "close"))
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "final-deal-required" and body["pool"] == 4
+    assert "record a final deal in which everybody stands and there is no miss" in body["detail"]
+    assert "deal 2 is not one" in body["detail"]
+    final_deal_session.refresh_from_db()
+    assert final_deal_session.status == "open"
+
+
+def test_close_after_final_deal(final_deal_session, scorer_client):
+    from games.services.deals import deal_record
+
+    deal_record(session=final_deal_session, number=3, record=FINAL)
+    response = scorer_client.post(url(final_deal_session, "close"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["end_pool"] == {"mode": "final-deal", "pool": 9, "eldest": "ann",
+                                "shares": {"ann": 3, "bob": 2, "cat": 2, "dan": 2}}
+    assert body["returned"] == {"ann": 14, "bob": 19, "cat": 21, "dan": 26}
+    assert body["results"] == {"ann": -60, "bob": -10, "cat": 10, "dan": 60}
+    assert any("final deal left 9 units" in w for w in body["warnings"])

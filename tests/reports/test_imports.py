@@ -1,0 +1,182 @@
+"""Bulk import of a session file, eagerly (the Celery task runs in-process after commit)."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from tests.reports import sessionkit as kit
+
+pytestmark = pytest.mark.django_db
+IMPORTS = "/api/v1/clubs/oak/imports/"
+
+
+class Answer:
+    """The 202 answer of a POST, and the job as GET shows it once the task ran after commit."""
+
+    def __init__(self, response, job):
+        self.status_code, self.response, self.job = response.status_code, response, job
+
+    def json(self):
+        return self.job
+
+
+def post_file(client, text, capture, **extra):
+    with capture(execute=True) as callbacks:
+        response = client.post(IMPORTS, {"source": text, "filename": "sat.jsonl"}, format="json",
+                               **extra)
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "queued" and len(callbacks) == 1
+    return Answer(response, client.get(response.json()["url"]).json())
+
+
+def lines_with(changes: dict[int, object]) -> str:
+    """The session file with some lines (1-based) replaced by raw text or a dict."""
+    lines = [json.dumps(x) for x in kit.session_lines()]
+    for number, new in changes.items():
+        lines[number - 1] = new if isinstance(new, str) else json.dumps(new)
+    return "\n".join(lines) + "\n"
+
+
+def test_import_stores_the_whole_session(scorer_client, django_capture_on_commit_callbacks):
+    from games.models import ChipPurchase, GameSession
+    from games.services.ledger import ledger_balances
+
+    response = post_file(scorer_client, kit.session_file(), django_capture_on_commit_callbacks)
+    assert response.status_code == 202
+    job = response.json()
+    assert response.response["Location"] == job["url"]
+    assert (job["status"], job["progress"], job["errors"]) == ("done", "53/53", [])
+    session = GameSession.objects.get(pk=job["session"])
+    assert session.deals.count() == 53 and session.name == "Saturday table"
+    assert ChipPurchase.objects.filter(session=session).count() == 4 + len(kit.REBUYS)
+    balances = ledger_balances(session)
+    assert {s: balances[s] for s in kit.SEATS} == {
+        s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
+    assert balances["pool"] == 9
+    detail = scorer_client.get(job["url"]).json()
+    assert detail["status"] == "done" and detail["session"] == session.pk
+    # the imported session closes to the hand-worked figures
+    close = scorer_client.post(f"/api/v1/clubs/oak/sessions/{session.pk}/close")
+    assert close.json()["results"] == kit.EXPECTED["result_money"]
+
+
+def test_import_upload_and_raw_body(scorer_client, django_capture_on_commit_callbacks):
+    upload = io.BytesIO(kit.session_file(12).encode())
+    upload.name = "twelve.jsonl"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = scorer_client.post(IMPORTS, {"file": upload}, format="multipart")
+    assert response.status_code == 202
+    job = scorer_client.get(response.json()["url"]).json()
+    assert (job["status"], job["filename"], job["total"]) == ("done", "twelve.jsonl", 12)
+    with django_capture_on_commit_callbacks(execute=True):
+        raw = scorer_client.generic("POST", IMPORTS, kit.session_file(4),
+                                    content_type="application/x-ndjson")
+    assert raw.status_code == 202
+    assert scorer_client.get(raw.json()["url"]).json()["status"] == "done"
+
+
+def test_every_bad_line_reported_and_nothing_stored(scorer_client, django_capture_on_commit_callbacks):
+    from games.models import GameSession, LedgerEntry
+
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if x.get("number") == 12)
+    assert at + 1 == 15  # header, deals 1-8, two rebuys, deals 9-11
+    deal12 = lines[at]
+    twice = json.loads(json.dumps(lines[5]))  # deal 5: cat plays 2H twice
+    twice["actions"][5]["card"] = "2H"
+    wrong_dealer = dict(deal12, dealer="ann")
+    text = lines_with({3: '{"format": "loo-deal/1", oops', 6: twice, 15: wrong_dealer})
+    response = post_file(scorer_client, text, django_capture_on_commit_callbacks)
+    assert response.status_code == 202
+    job = response.json()
+    assert job["status"] == "failed"
+    assert sorted({e["line"] for e in job["errors"]}) == [3, 6, 15]
+    by_line = {e["line"]: e for e in job["errors"]}
+    assert by_line[3]["message"].startswith("not JSON")
+    assert by_line[15]["message"] == "Deal 12 is dan's deal, not ann's."
+    assert "nothing was stored" in job["detail"]
+    assert GameSession.objects.count() == 0 and LedgerEntry.objects.count() == 0
+
+
+def test_engine_errors_name_line_action_and_card(scorer_client, django_capture_on_commit_callbacks):
+    lines = kit.session_lines()
+    twice = json.loads(json.dumps(lines[5]))
+    twice["actions"][5]["card"] = "2H"
+    response = post_file(scorer_client, lines_with({6: twice}), django_capture_on_commit_callbacks)
+    errors = response.json()["errors"]
+    assert errors and all(e["line"] == 6 and e["deal"] == 5 for e in errors)
+    assert any(e.get("card") == "2H" for e in errors)
+
+
+def test_missing_rebuy_is_a_credit_error(scorer_client, django_capture_on_commit_callbacks):
+    lines = [x for x in kit.session_lines() if "purchase" not in x]
+    text = "\n".join(json.dumps(x) for x in lines)
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    # ann: 20 - 6 - 3 - 6 - 3 = 2 after deal 7, deal 9 (hers) costs 6
+    first = job["errors"][0]
+    assert first["deal"] == 9 and first["message"] == "ann holds 2 and owes 6: record a purchase first"
+
+
+def test_header_errors(scorer_client, django_capture_on_commit_callbacks):
+    bad = kit.header(seats=["ann", "zed"], rules={"game": "whist"}, chip_value=0)
+    job = post_file(scorer_client, json.dumps(bad), django_capture_on_commit_callbacks).json()
+    messages = " | ".join(e["message"] for e in job["errors"])
+    assert {e["line"] for e in job["errors"]} == {1}
+    assert "'zed' is not a member of this club" in messages and "chip_value" in messages
+    assert any(e.get("field") == "rules" for e in job["errors"])
+
+
+def test_import_refusals_and_retry(scorer_client, viewer_client, outsider_client, anon_client,
+                                   django_capture_on_commit_callbacks):
+    body = {"source": kit.session_file(2)}
+    assert viewer_client.post(IMPORTS, body, format="json").status_code == 403
+    assert outsider_client.post(IMPORTS, body, format="json").status_code == 404
+    assert anon_client.post(IMPORTS, body, format="json").status_code == 401
+    assert scorer_client.post(IMPORTS, {}, format="json").status_code == 400
+    done = post_file(scorer_client, kit.session_file(2), django_capture_on_commit_callbacks).json()
+    again = scorer_client.post(f"{done['url']}/retry")
+    assert again.status_code == 409
+    failed = post_file(scorer_client, "{}", django_capture_on_commit_callbacks).json()
+    assert failed["status"] == "failed" and failed["attempts"] == 1
+    assert outsider_client.get(failed["url"]).status_code == 404
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = scorer_client.post(f"{failed['url']}/retry")
+    assert retried.status_code == 202 and retried.json()["status"] == "queued"
+    after = scorer_client.get(failed["url"]).json()
+    assert after["attempts"] == 2 and after["status"] == "failed"
+
+
+def test_import_session_command(club, tmp_path):
+    from games.imports.models import ImportJob
+
+    path = tmp_path / "sat.jsonl"
+    path.write_text(kit.session_file(20))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("import_session", str(path), "--club", "oak", stdout=out, stderr=err)
+    job = ImportJob.objects.get()
+    assert out.getvalue().startswith(f"imported session {job.session_id}: 20 deals")
+    assert "validating [" in err.getvalue() and "20/20" in err.getvalue()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="failed"):
+        call_command("import_session", str(bad), "--club", "oak", "--no-progress",
+                     stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_export_report_command(hand_session, tmp_path):
+    from games.services.closing import session_close
+
+    session_close(session=hand_session)
+    for fmt, check in (("pdf", lambda b: b.startswith(b"%PDF")),
+                       ("csv", lambda b: b.decode().splitlines()[1].startswith("ann,")),
+                       ("json", lambda b: json.loads(b)["players"][0]["result_money"] == -3025)):
+        out = tmp_path / f"report.{fmt}"
+        call_command("export_report", str(hand_session.pk), "--format", fmt, "-o", str(out),
+                     stderr=io.StringIO())
+        assert check(out.read_bytes()), fmt
