@@ -1,0 +1,107 @@
+"""Irish Loo (loo-rules.md section 3): no miss, no simple pool, stand or pass, then an exchange of
+0-3 cards; a player who exchanged must play; the Portuguese first-lead trumps; club law."""
+import pytest
+
+from tests.engine.dealkit import assert_settled, play, record, record_errors, winners
+
+SEATS = "ann bob cat dan"
+IRISH = {"game": "irish"}
+# Empty pool (Irish has no simple pool: passing is allowed), dan deals, 7D turned.
+# ann stands and exchanges 2C 3H for AS QD (keeps KD); bob passes; cat stands on 4D 9S JH and
+# exchanges nothing; dan stands and exchanges all three 2S 3S 4C for AD 5H 6S.
+DECLARE = "ann stand; bob pass; cat stand; dan stand"
+EXCHANGE = "ann exchange 2C 3H > AS QD; cat exchange; dan exchange 2S 3S 4C > AD 5H 6S"
+# T1 ann KD, cat 4D, dan AD -> dan; T2 dan 6S, ann AS, cat 9S -> ann; T3 ann QD, cat JH, dan 5H -> ann
+PLAYS = "ann KD; cat 4D; dan AD\ndan 6S; ann AS; cat 9S\nann QD; cat JH; dan 5H"
+
+
+def irish(*parts: str, pool: int = 0, turnup: str | None = "7D", **options) -> dict:
+    return record(SEATS, "dan", turnup=turnup, pool=pool, actions="\n".join(parts),
+                  rules={**IRISH, **options})
+
+
+def test_irish_exchange_and_play():
+    v = play(irish(DECLARE, EXCHANGE, PLAYS))
+    assert v["status"] == "valid" and v["trumps"] == "D"
+    assert v["standers"] == ["ann", "cat", "dan"]
+    assert winners(v) == ["dan", "ann", "ann"]
+    # P = 0 + 3 = 3, trick 1: ann 2, dan 1 (dan -3 + 1 = -2); cat looed 3 -> next pool 3
+    assert_settled(v, pool=3, payouts={"ann": 2, "dan": 1}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 2, "cat": -3, "dan": -2})
+    assert (v["next"]["dealer"], v["next"]["pool"]) == ("ann", 3)
+
+
+def test_irish_carried_pool_divides_as_a_double_pool():
+    v = play(irish(DECLARE, EXCHANGE, PLAYS, pool=6))
+    # P = 9, trick 3: ann 6, dan 3 (dan -3 + 3 = 0); cat looed 3
+    assert_settled(v, pool=9, payouts={"ann": 6, "dan": 3}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 6, "cat": -3})
+
+
+def test_irish_has_no_miss():
+    errors = record_errors(irish("ann miss; bob pass; cat stand; dan stand"))
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in errors), errors
+
+
+def test_player_who_exchanged_must_play():
+    errors = record_errors(irish(DECLARE, EXCHANGE, "dan pass", PLAYS))
+    assert any(e["index"] == 7 and e["player"] == "dan" for e in errors), errors
+
+
+def test_exchanged_player_who_stops_playing_is_a_record_error():
+    errors = record_errors(irish(DECLARE, EXCHANGE, "ann KD; cat 4D"))
+    assert errors
+
+
+def test_discarded_card_cannot_be_played():
+    # ann discarded 2C; playing it at trick 3 (index 13) is a card she cannot hold
+    errors = record_errors(irish(DECLARE, EXCHANGE,
+                                 "ann KD; cat 4D; dan AD\ndan 6S; ann AS; cat 9S\nann 2C; cat JH; dan 5H"))
+    assert any(e["index"] == 13 and e["player"] == "ann" and e["card"] == "2C" for e in errors)
+
+
+def test_exchange_of_four_cards_is_refused():
+    errors = record_errors(irish(DECLARE, "ann exchange 2C 3H KD 9C > AS QD TC 8C"))
+    assert any(e["index"] == 4 and e["player"] == "ann" for e in errors), errors
+
+
+def test_irish_first_lead_makes_trumps():
+    # no turn-up: ann's 9H opening lead makes hearts trumps. ann 9H 2S KC, bob JH 5S 3C,
+    # cat 4D AS 7C stand (no exchange), dan passes.
+    # T1 ann 9H, bob JH, cat 4D (no heart) -> bob; T2 bob 5S (no heart), cat AS, ann 2S -> cat
+    # T3 cat 7C, ann KC, bob 3C -> ann
+    v = play(irish("ann stand; bob stand; cat stand; dan pass",
+                   "ann exchange; bob exchange; cat exchange",
+                   "ann 9H; bob JH; cat 4D\nbob 5S; cat AS; ann 2S\ncat 7C; ann KC; bob 3C",
+                   turnup=None, trump_turned="first-lead"))
+    assert v["trumps"] == "H" and v["status"] == "valid"
+    assert winners(v) == ["bob", "cat", "ann"]
+    assert_settled(v, payouts={"ann": 1, "bob": 1, "cat": 1}, pool_after=0,
+                   deltas={"ann": 1, "bob": 1, "cat": 1, "dan": -3})
+
+
+# Club law (Russian source): 7C turned, everyone plays. ann AC 5H 9S, bob 2C KH 3S,
+# cat 4H 8S JD, dan QH TS 6D (see test_three_card_options): winners ann, bob, dan; cat looed.
+CLUB_PLAYS = "ann AC; bob 2C; cat 4H; dan 6D\nann 5H; bob KH; cat JD; dan QH\nbob 3S; cat 8S; dan TS; ann 9S"
+
+
+def test_irish_club_law_everyone_plays():
+    v = play(irish("ann stand; bob stand; cat stand; dan stand",
+                   "ann exchange; bob exchange; cat exchange; dan exchange", CLUB_PLAYS,
+                   turnup="7C", club_law=True))
+    assert winners(v) == ["ann", "bob", "dan"]
+    # P = 3, trick 1: ann, bob, dan 1 each; cat looed 3
+    assert_settled(v, payouts={"ann": 1, "bob": 1, "dan": 1}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 1, "bob": 1, "cat": -3, "dan": -2})
+
+
+@pytest.mark.parametrize("club_law, refused", [(True, True), (False, False)])
+def test_irish_club_law_refuses_a_pass_under_clubs(club_law, refused):
+    rec = irish("ann pass; bob pass; cat pass", turnup="7C", club_law=club_law)
+    if refused:
+        errors = record_errors(rec)
+        assert any(e["index"] == 0 and e["player"] == "ann" for e in errors), errors
+    else:
+        # all pass before the dealer: dan takes P = 3
+        v = play(rec)
+        assert_settled(v, payouts={"dan": 3}, pool_after=0, deltas={})

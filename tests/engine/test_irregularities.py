@@ -1,0 +1,204 @@
+"""The irregularity table (loo-rules.md section 6): every offence, its penalty, where the
+penalty goes, "looed once per deal", penalty_and_loo "both", and the defending dealer."""
+import pytest
+
+from tests.engine.dealkit import (
+    assert_settled, play, record, record_errors, violations, winners,
+)
+
+SEATS = "ann bob cat dan"
+MISS = ["KD", "3H", "8C"]
+# The standard double pool (see test_three_card_double): dan deals, 6 carried, 7D turned;
+# ann AD 9H 4C stands, bob takes the miss KD 3H 8C, cat QS 5S 2H stands, dan passes.
+# Winners ann, ann, bob.  P = 9: ann 6, bob 3, cat looed 3 -> next pool 3.
+DECLARE = "ann stand; bob miss; cat stand; dan pass"
+TRICK1 = "ann AD; bob KD; cat 5S"
+TRICK2 = "ann 9H; bob 3H; cat 2H"
+TRICK3 = "ann 4C; bob 8C; cat QS"
+
+
+def deal(*parts: str, pool: int = 6, **options) -> dict:
+    return record(SEATS, "dan", turnup="7D", pool=pool, miss=MISS, actions="\n".join(parts),
+                  rules={"game": "three-card", **options})
+
+
+# --- before play ----------------------------------------------------------------------------
+@pytest.mark.parametrize("single, deltas", [(None, 3), (2, 2)])
+def test_misdeal_dealer_pays_a_single_loo_and_deals_again(single, deltas):
+    options = {} if single is None else {"single_loo": single}
+    v = play(record(SEATS, "dan", pool=6, actions="dan ! misdeal",
+                    rules={"game": "three-card", **options}))
+    assert v["tricks"] == [] and v["status"] == "irregular"
+    assert violations(v) == [("dan", "misdeal", None, None, "single-loo")]
+    s = v["settlement"]
+    antes = sum(s["antes"].values())
+    # the dealer pays a single loo (loo_amount 3, or single_loo) into the pool; nothing is won
+    assert {k: p for k, p in s["penalties"].items() if p} == {"dan": deltas}
+    assert {k: p for k, p in s["payouts"].items() if p} == {}
+    assert s["pool_after"] == 6 + antes + deltas
+    assert s["deltas"] == {"ann": 0, "bob": 0, "cat": 0, "dan": -(antes + deltas)}
+    assert (v["next"]["dealer"], v["next"]["pool"]) == ("dan", 6 + antes + deltas)
+
+
+@pytest.mark.parametrize("kind", [
+    "looked-out-of-turn", "declared-out-of-turn", "looked-at-miss", "looked-at-discards"])
+def test_single_loo_irregularities_go_into_the_pool_played_for(kind):
+    v = play(deal(f"cat ! {kind}", DECLARE, TRICK1, TRICK2, TRICK3))
+    assert v["status"] == "irregular" and winners(v) == ["ann", "ann", "bob"]
+    assert violations(v) == [("cat", kind, None, None, "single-loo")]
+    # cat's single loo 3 is paid at once into this deal's pool: P = 6 + 3 + 3 = 12, trick 4:
+    # ann 8, bob 4; cat still takes part and, looed, pays 3 more into the next pool
+    assert_settled(v, pool=12, payouts={"ann": 8, "bob": 4}, loos={"cat": 3},
+                   penalties={"cat": 3}, pool_after=3,
+                   deltas={"ann": 8, "bob": 4, "cat": -6, "dan": -3})
+
+
+def test_single_loo_option():
+    v = play(deal("cat ! looked-at-miss", DECLARE, TRICK1, TRICK2, TRICK3, single_loo=2))
+    # P = 6 + 3 + 2 = 11, trick 3: ann 6, bob 3, 2 stay; cat looed 3 -> 5
+    assert_settled(v, pool=11, payouts={"ann": 6, "bob": 3}, loos={"cat": 3},
+                   penalties={"cat": 2}, pool_after=5,
+                   deltas={"ann": 6, "bob": 3, "cat": -5, "dan": -3})
+
+
+def test_looked_at_hand_before_declaring_full_loo_and_throws_up():
+    v = play(deal("ann stand; bob miss; cat ! looked-at-hand; cat pass; dan pass",
+                  "ann AD; bob KD", "ann 9H; bob 3H", "ann 4C; bob 8C"))
+    assert v["standers"] == ["ann", "bob"] and winners(v) == ["ann", "ann", "bob"]
+    assert violations(v) == [("cat", "looked-at-hand", None, None, "full-loo")]
+    # P = 9: ann 6, bob 3; cat's full loo (3) goes to the next pool like every full loo
+    assert_settled(v, pool=9, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+
+
+def test_looked_at_hand_when_committed_plays_on_and_forfeits_winnings():
+    v = play(deal(DECLARE, TRICK1, "ann 9H; bob ! looked-at-hand; bob 3H; cat 2H", TRICK3))
+    assert winners(v) == ["ann", "ann", "bob"]
+    assert violations(v) == [("bob", "looked-at-hand", 2, None, "full-loo")]
+    # bob's trick (3) stays; bob pays 3; cat looed 3: 9 - 6 + 3 + 3 = 9
+    assert_settled(v, payouts={"ann": 6}, loos={"cat": 3, "bob": 3}, pool_after=9,
+                   deltas={"ann": 6, "bob": -3, "cat": -3, "dan": -3})
+
+
+# --- play offences --------------------------------------------------------------------------
+# Revoke: bob plays 3H to ann's AD while holding KD.
+# T1 ann AD, bob 3H, cat 5S -> ann; T2 ann 9H, bob KD (void now: trumps), cat 2H -> bob
+# T3 bob 8C, cat QS, ann 4C -> bob
+REVOKE = (DECLARE, "ann AD; bob 3H; cat 5S", "ann 9H; bob KD; cat 2H", "bob 8C; cat QS; ann 4C")
+
+
+@pytest.mark.parametrize("mode, full, cat_loo", [
+    ({}, 3, 3), ({"loo": "unlimited"}, 9, 9), ({"loo": "mixed", "loo_cap": 5}, 5, 5)])
+def test_revoke_full_loo_into_next_pool_and_winnings_stay(mode, full, cat_loo):
+    v = play(deal(*REVOKE, **mode))
+    assert winners(v) == ["ann", "bob", "bob"]
+    assert violations(v) == [("bob", "revoke", 1, "3H", "full-loo")]
+    assert "KD" in v["violations"][0]["evidence"]
+    # P = 9: ann 3; bob's two tricks (6) stay; bob pays the full loo of the mode, cat the loo:
+    # pool_after = 9 - 3 + full + cat_loo
+    assert_settled(v, pool=9, payouts={"ann": 3}, loos={"cat": cat_loo, "bob": full},
+                   pool_after=6 + full + cat_loo,
+                   deltas={"ann": 3, "bob": -full, "cat": -cat_loo, "dan": -3})
+
+
+def test_played_out_of_turn():
+    # cat plays 5S to trick 1 before bob; nothing else changes; cat, looed anyway, pays once
+    v = play(deal(DECLARE, "ann AD; cat 5S; bob KD", TRICK2, TRICK3))
+    assert winners(v) == ["ann", "ann", "bob"]
+    assert violations(v) == [("cat", "played-out-of-turn", 1, "5S", "full-loo")]
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+
+
+@pytest.mark.parametrize("kind, card", [("exposed-card", "8C"), ("threw-up-after-lead", None)])
+def test_play_irregularities_noted_by_the_table(kind, card):
+    note = f"bob ! {kind}" + (f" {card}" if card else "")
+    v = play(deal(DECLARE, TRICK1, f"ann 9H; {note}; bob 3H; cat 2H", TRICK3))
+    assert winners(v) == ["ann", "ann", "bob"]
+    [(player, rule, trick, got_card, penalty)] = violations(v)
+    assert (player, rule, trick, penalty) == ("bob", kind, 2, "full-loo")
+    assert got_card in (card, None)
+    # as revoke: bob's trick (3) stays, bob pays 3; cat looed 3 -> 9 - 6 + 6 = 9
+    assert_settled(v, payouts={"ann": 6}, loos={"cat": 3, "bob": 3}, pool_after=9,
+                   deltas={"ann": 6, "bob": -3, "cat": -3, "dan": -3})
+
+
+def test_corrected_revoke_noted_by_the_table_is_penalised_alike():
+    # bob revoked at trick 1, the table made him take it back and follow with KD; the record
+    # names the offence, the plays are the standard ones
+    v = play(deal(DECLARE, "ann AD; bob ! revoke; bob KD; cat 5S", TRICK2, TRICK3))
+    assert winners(v) == ["ann", "ann", "bob"]
+    [(player, rule, trick, _card, penalty)] = violations(v)
+    assert (player, rule, trick, penalty) == ("bob", "revoke", 1, "full-loo")
+    assert_settled(v, payouts={"ann": 6}, loos={"cat": 3, "bob": 3}, pool_after=9,
+                   deltas={"ann": 6, "bob": -3, "cat": -3, "dan": -3})
+
+
+# Two offences, no trick: ann 5H 4H 6S and bob 9H 3H 2C stand, 7D turned (no trumps held).
+# T1 ann 5H, bob 3H (holds 9H: failed-to-head) -> ann; T2 ann 4H, bob 2C (holds 9H: revoke) -> ann
+# T3 ann 6S, bob 9H -> ann
+TWICE = "ann stand; bob stand; cat pass; dan pass\nann 5H; bob 3H; ann 4H; bob 2C; ann 6S; bob 9H"
+
+
+def test_offender_is_looed_once_per_deal():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, actions=TWICE))
+    assert winners(v) == ["ann", "ann", "ann"]
+    got = violations(v)
+    assert [g[:4] for g in got] == [("bob", "failed-to-head", 1, "3H"), ("bob", "revoke", 2, "2C")]
+    assert got[0][4] == "full-loo"
+    # ann takes all 9; bob pays one loo of 3 in all (the penalty replaces the loo)
+    assert_settled(v, payouts={"ann": 9}, loos={"bob": 3}, pool_after=3,
+                   deltas={"ann": 9, "bob": -3, "dan": -3})
+
+
+def test_penalty_and_loo_both():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, actions=TWICE,
+                    rules={"game": "three-card", "penalty_and_loo": "both"}))
+    # bob, offender without a trick, pays twice: loo 3 + penalty 3 (not once per offence)
+    assert_settled(v, payouts={"ann": 9}, loos={"bob": 6}, pool_after=6,
+                   deltas={"ann": 9, "bob": -6, "dan": -3})
+
+
+def test_defending_dealer_who_revokes_pays_too():
+    # ann AD 5H 6C; dan defends with 3D KH KC and plays KC to AD holding 3D (revoke).
+    # T1 ann AD, dan KC -> ann; T2 ann 5H, dan KH -> dan; T3 dan 3D, ann 6C -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["3D", "KH", "KC"],
+                 actions="""ann stand; bob pass; cat pass; dan defend
+                 ann AD; dan KC; ann 5H; dan KH; dan 3D; ann 6C""")
+    v = play(rec)
+    assert winners(v) == ["ann", "dan", "dan"]
+    assert violations(v) == [("dan", "revoke", 1, "KC", "full-loo")]
+    # ann 3; the dealer's shares stay as in any defence; dan pays a full loo 3 -> 9 - 3 + 3 = 9
+    assert_settled(v, payouts={"ann": 3}, loos={"dan": 3}, pool_after=9,
+                   deltas={"ann": 3, "dan": -6})
+
+
+def test_violation_evidence_names_the_card_held_and_the_lead():
+    # like the contract's "held 5H when TH was led": bob held KD when AD was led
+    evidence = play(deal(*REVOKE))["violations"][0]["evidence"]
+    assert "KD" in evidence and "AD" in evidence, evidence
+
+
+# --- record errors are not violations -------------------------------------------------------
+def test_card_played_twice_is_a_record_error_naming_the_action():
+    rec = deal(DECLARE, TRICK1, TRICK2, "ann 4C; bob AD; cat QS")
+    errors = record_errors(rec)
+    assert any(e["index"] == 11 and e["player"] == "bob" and e["card"] == "AD" for e in errors)
+
+
+def test_deal_stopping_before_its_last_trick_is_a_record_error():
+    errors = record_errors(deal(DECLARE, TRICK1, TRICK2))
+    assert errors
+
+
+def test_action_by_unknown_seat_is_a_record_error():
+    errors = record_errors(deal("eve stand; " + DECLARE, TRICK1, TRICK2, TRICK3))
+    assert any(e["index"] == 0 and e["player"] == "eve" for e in errors), errors
+
+
+def test_every_error_is_reported_at_once():
+    rec = deal(DECLARE, TRICK1, TRICK2, "ann 4C; bob 9H; cat QS")
+    rec["actions"][6]["card"] = "ZZ"
+    errors = record_errors(rec)
+    # a card that is not a card (index 6) and a card played twice (9H, index 11)
+    assert {6, 11} <= {e["index"] for e in errors}, errors

@@ -1,0 +1,248 @@
+"""Three-card Loo, double pool (loo-rules.md section 2): declarations, the dealer's special cases,
+defending the pool, division, the loo modes and the antes. Every figure is worked out by hand."""
+import pytest
+
+from tests.engine.dealkit import (
+    assert_settled, nonzero, play, record, record_errors, violations, winners,
+)
+
+SEATS = "ann bob cat dan"
+
+# The standard double pool: dan deals, 6 carried, diamonds trumps (7D turned).
+# ann stands on AD 9H 4C, bob takes the miss KD 3H 8C, cat stands on QS 5S 2H, dan passes.
+#   T1 ann AD (must lead the trump ace), bob KD (follows, cannot head), cat 5S (void, no trump) -> ann
+#   T2 ann 9H (no trump left), bob 3H (cannot head), cat 2H                                  -> ann
+#   T3 ann 4C, bob 8C (heads), cat QS (void, no trump)                                        -> bob
+BASE = """ann stand; bob miss; cat stand; dan pass
+ann AD; bob KD; cat 5S
+ann 9H; bob 3H; cat 2H
+ann 4C; bob 8C; cat QS"""
+MISS = ["KD", "3H", "8C"]
+
+
+def base(pool: int = 6, **rules) -> dict:
+    return record(SEATS, "dan", turnup="7D", pool=pool, miss=MISS, actions=BASE,
+                  rules={"game": "three-card", **rules})
+
+
+def test_stand_take_miss_pass_plays_and_divides():
+    v = play(base())
+    assert v["status"] == "valid" and v["pool_kind"] == "double" and v["trumps"] == "D"
+    assert v["standers"] == ["ann", "bob", "cat"]
+    assert winners(v) == ["ann", "ann", "bob"]
+    assert [t["leader"] for t in v["tricks"]] == ["ann", "ann", "ann"]
+    assert v["tricks"][0]["cards"] == {"ann": "AD", "bob": "KD", "cat": "5S"}
+    assert v["tricks_won"].get("cat", 0) == 0 and v["tricks_won"]["ann"] == 2
+    # P = 6 carried + 3 ante = 9; trick = 3; ann 2 tricks = 6, bob 1 = 3; nothing stays;
+    # cat looed 3 -> next pool 3
+    assert_settled(v, pool=9, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+    assert nonzero(v["settlement"]["antes"]) == {"dan": 3}
+    assert v["dealer"] == "dan"
+    assert (v["next"]["dealer"], v["next"]["pool"]) == ("ann", 3)
+
+
+def test_second_miss_taker_is_a_record_error():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="ann miss; bob miss; cat pass; dan pass")
+    errors = record_errors(rec)
+    assert any(e["index"] == 1 and e["player"] == "bob" for e in errors), errors
+
+
+def test_everyone_passes_and_the_dealer_takes_the_pool():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="ann pass; bob pass; cat pass")
+    v = play(rec)
+    assert v["tricks"] == [] and v["standers"] == [] and v["violations"] == []
+    # P = 6 + 3 = 9 all to dan: dan -3 ante +9 = +6; next pool 0 (a simple pool)
+    assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
+    assert v["next"]["dealer"] == "ann" and v["next"]["pool"] == 0
+
+
+def test_dealer_stands_against_a_lone_stander():
+    # ann stands on 9D KH 2C, dan stands on his own 4D AH 3C.
+    # T1 ann 9D, dan 4D -> ann; T2 ann KH (no trump), dan AH -> dan; T3 dan 3C, ann 2C -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="""ann stand; bob pass; cat pass; dan stand
+        ann 9D; dan 4D; ann KH; dan AH; dan 3C; ann 2C""")
+    v = play(rec)
+    assert winners(v) == ["ann", "dan", "dan"] and v["standers"] == ["ann", "dan"]
+    # P = 9, trick 3: ann 3, dan 6 (a standing dealer wins like anyone): dan -3 + 6 = +3
+    assert_settled(v, payouts={"ann": 3, "dan": 6}, pool_after=0, deltas={"ann": 3, "dan": 3})
+
+
+def test_dealer_takes_the_miss_against_a_lone_stander_and_loos_him():
+    # ann KD QH 2C; dan takes the miss AD 5S 6S.
+    # T1 ann KD, dan AD -> dan; T2 dan 5S, ann 2C (void, no trump) -> dan; T3 dan 6S, ann QH -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "5S", "6S"],
+                 actions="""ann stand; bob pass; cat pass; dan miss
+                 ann KD; dan AD; dan 5S; ann 2C; dan 6S; ann QH""")
+    v = play(rec)
+    assert winners(v) == ["dan", "dan", "dan"]
+    # all three tricks take all P = 9; ann looed 3 -> next pool 3; dan -3 + 9 = +6
+    assert_settled(v, payouts={"dan": 9}, loos={"ann": 3}, pool_after=3,
+                   deltas={"ann": -3, "dan": 6})
+
+
+DEFENDED = "ann stand; bob pass; cat pass; dan defend\n"
+
+
+def test_defended_pool_dealer_takes_no_trick():
+    # ann AD KD QD; dan defends with the miss 2S 3S 4S. ann leads trumps and wins all three.
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2S", "3S", "4S"],
+                 actions=DEFENDED + "ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S")
+    v = play(rec)
+    assert winners(v) == ["ann", "ann", "ann"]
+    # ann takes all P = 9; the defending dealer is not looed; next pool 0 (simple)
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
+    assert v["next"]["pool"] == 0
+
+
+def test_defended_pool_dealer_takes_all_three():
+    # ann 2D 5H 6C; dan defends with AD KH KC.
+    # T1 ann 2D, dan AD -> dan; T2 dan KH, ann 5H -> dan; T3 dan KC, ann 6C -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "KH", "KC"],
+                 actions=DEFENDED + "ann 2D; dan AD; dan KH; ann 5H; dan KC; ann 6C")
+    v = play(rec)
+    assert winners(v) == ["dan", "dan", "dan"]
+    # the pool stays whole (9), ann looed 3 -> 12; the dealer wins nothing
+    assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12, deltas={"ann": -3, "dan": -3})
+
+
+def test_defended_pool_mixed_tricks():
+    # ann AD 5H 6C; dan defends with 3D KH KC.
+    # T1 ann AD, dan 3D -> ann; T2 ann 5H, dan KH -> dan; T3 dan KC, ann 6C -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["3D", "KH", "KC"],
+                 actions=DEFENDED + "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C")
+    v = play(rec)
+    assert winners(v) == ["ann", "dan", "dan"]
+    # ann 1 trick = floor(9/3) = 3; the dealer's two shares (6) stay
+    assert_settled(v, payouts={"ann": 3}, pool_after=6, deltas={"ann": 3, "dan": -3})
+
+
+def test_dealer_may_not_pass_against_a_lone_stander():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="ann stand; bob pass; cat pass; dan pass")
+    errors = record_errors(rec)
+    assert any(e["index"] == 3 and e["player"] == "dan" for e in errors), errors
+
+
+def test_single_stander_concede_gives_the_pool_without_play():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="ann stand; bob pass; cat pass; dan pass",
+                 rules={"game": "three-card", "single_stander": "concede"})
+    v = play(rec)
+    assert v["tricks"] == []
+    # P = 9 to ann; dan paid the ante
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
+
+
+LONE_MISS = "ann pass; bob miss; cat pass; "
+
+
+def test_lone_miss_taker_dealer_stands():
+    # bob takes the miss AD 4S 9H; dan stands on KD 5S 2H.
+    # T1 bob AD, dan KD -> bob; T2 bob 9H, dan 2H -> bob; T3 bob 4S, dan 5S -> dan
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "4S", "9H"],
+                 actions=LONE_MISS + "dan stand; bob AD; dan KD; bob 9H; dan 2H; bob 4S; dan 5S")
+    v = play(rec)
+    assert winners(v) == ["bob", "bob", "dan"] and v["tricks"][0]["leader"] == "bob"
+    # P = 9: bob 6, dan 3 (dan -3 ante + 3 = 0)
+    assert_settled(v, payouts={"bob": 6, "dan": 3}, pool_after=0, deltas={"bob": 6})
+
+
+def test_lone_miss_taker_dealer_concedes():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions=LONE_MISS + "dan pass")
+    v = play(rec)
+    assert v["tricks"] == []
+    assert_settled(v, payouts={"bob": 9}, pool_after=0, deltas={"bob": 9, "dan": -3})
+
+
+def test_lone_miss_taker_cannot_be_defended_against():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions=LONE_MISS + "dan defend")
+    errors = record_errors(rec)
+    assert any(e["index"] == 3 and e["player"] == "dan" for e in errors), errors
+
+
+def test_remainder_carries():
+    v = play(base(pool=7))
+    # P = 7 + 3 = 10; trick = 3: ann 6, bob 3, 1 stays; cat looed 3 -> next pool 4
+    assert_settled(v, pool=10, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, pool_after=4,
+                   deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+
+
+@pytest.mark.parametrize("pool, ann, bob", [
+    (10, 9, 4),   # P 13 pays 5/4/4: ann tricks 1+2 = 5+4, bob trick 3 = 4
+    (11, 10, 4),  # P 14 pays 5/5/4: ann 5+5, bob 4
+])
+def test_remainder_early_tricks(pool, ann, bob):
+    v = play(base(pool=pool, remainder="early-tricks"))
+    # everything is paid out; only cat's loo (3) is left for the next pool
+    assert_settled(v, payouts={"ann": ann, "bob": bob}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": ann, "bob": bob, "cat": -3, "dan": -3})
+
+
+def test_all_three_tricks_take_the_odd_units_too():
+    rec = record(SEATS, "dan", turnup="7D", pool=7, miss=["2S", "3S", "4S"],
+                 actions=DEFENDED + "ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S")
+    v = play(rec)
+    # P = 10: three tricks take all 10, not 3 x 3
+    assert_settled(v, payouts={"ann": 10}, pool_after=0, deltas={"ann": 10, "dan": -3})
+
+
+def test_unlimited_loo_matches_the_pool():
+    v = play(base(loo="unlimited"))
+    # cat pays P = 9 -> next pool 9
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, loos={"cat": 9}, pool_after=9,
+                   deltas={"ann": 6, "bob": 3, "cat": -9, "dan": -3})
+
+
+@pytest.mark.parametrize("cap, loo", [(5, 5), (30, 9)])
+def test_mixed_loo_is_capped(cap, loo):
+    v = play(base(loo="mixed", loo_cap=cap))
+    # min(P = 9, cap)
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, loos={"cat": loo}, pool_after=loo,
+                   deltas={"ann": 6, "bob": 3, "cat": -loo, "dan": -3})
+
+
+def test_limited_loo_amount_is_an_option():
+    v = play(base(loo_amount=4))
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, loos={"cat": 4}, pool_after=4,
+                   deltas={"ann": 6, "bob": 3, "cat": -4, "dan": -3})
+
+
+def test_ante_each_britannica():
+    v = play(base(ante={"dealer": 6, "each": 3}))
+    # antes 3+3+3 + dealer 6 = 15; P = 21, trick 7: ann 14, bob 7; cat looed 3
+    assert {k: a for k, a in v["settlement"]["antes"].items() if a} == {
+        "ann": 3, "bob": 3, "cat": 3, "dan": 6}
+    assert_settled(v, pool=21, payouts={"ann": 14, "bob": 7}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 11, "bob": 4, "cat": -6, "dan": -6})
+
+
+def test_ante_double_replaces_the_ante_in_a_double_pool():
+    v = play(base(ante_double={"dealer": 3, "each": 3}))
+    # Russian: everyone pays 3 when the miss is dealt: 12 in antes, P = 18, trick 6
+    assert_settled(v, pool=18, payouts={"ann": 12, "bob": 6}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 9, "bob": 3, "cat": -6, "dan": -3})
+
+
+def test_always_double_plays_an_empty_pool_as_a_double_pool():
+    v = play(base(pool=0, pools="always-double"))
+    assert v["pool_kind"] == "double" and v["violations"] == []
+    # P = 0 + 3 = 3, trick 1: ann 2, bob 1; cat looed 3
+    assert_settled(v, pool=3, payouts={"ann": 2, "bob": 1}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 2, "bob": 1, "cat": -3, "dan": -3})
+
+
+def test_passing_is_refused_when_the_empty_pool_is_simple():
+    # the same declarations with an empty pool and default pools: a simple pool, so bob's
+    # take-miss (index 1) and dan's pass (index 3) are both refused
+    errors = record_errors(base(pool=0))
+    assert {1, 3} <= {e["index"] for e in errors}, errors
+
+
+def test_play_by_a_player_who_passed_is_a_record_error():
+    rec = base()
+    rec["actions"][4:4] = [{"player": "dan", "action": "play", "card": "2D"}]
+    errors = record_errors(rec)
+    assert any(e["player"] == "dan" and e["index"] == 4 for e in errors), errors
+
+
+def test_violations_none_in_a_clean_deal():
+    assert violations(play(base())) == []

@@ -1,0 +1,222 @@
+"""Three-card Loo club options (loo-rules.md section 2, "Options that clubs play"): flush and its
+redeal form, club law, undivided, bold stand, trump_turned and trump_ace_first_trick."""
+import pytest
+
+from tests.engine.dealkit import (
+    assert_settled, play, record, record_errors, violations, winners,
+)
+
+SEATS = "ann bob cat dan"
+
+
+def rules(**options) -> dict:
+    return {"game": "three-card", **options}
+
+
+# --- flush ----------------------------------------------------------------------------------
+def test_three_trump_flush_takes_the_pool_and_loos_every_other_stander():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"cat": ["AD", "9D", "2D"]},
+                 rules=rules(flush="three-trumps"),
+                 actions="ann stand; bob stand; cat stand; dan pass; cat flush")
+    v = play(rec)
+    assert v["tricks"] == []
+    # P = 9 to cat; ann and bob looed 3 each (even if they might have won tricks) -> next pool 6
+    assert_settled(v, payouts={"cat": 9}, loos={"ann": 3, "bob": 3}, pool_after=6,
+                   deltas={"ann": -3, "bob": -3, "cat": 9, "dan": -3})
+
+
+def test_two_flushes_first_from_eldest_wins_regardless_of_rank():
+    # bob deals, so eldest is cat: cat's 2D 3D 4D beats ann's AD KD QD; ann neither pays nor gets
+    rec = record(SEATS, "bob", turnup="7D", pool=6,
+                 hands={"cat": ["2D", "3D", "4D"], "ann": ["AD", "KD", "QD"]},
+                 rules=rules(flush="three-trumps"),
+                 actions="cat stand; dan stand; ann stand; bob pass; cat flush; ann flush")
+    v = play(rec)
+    # P = 9 to cat; dan looed 3; bob paid the ante
+    assert_settled(v, payouts={"cat": 9}, loos={"dan": 3}, pool_after=3,
+                   deltas={"cat": 9, "dan": -3, "bob": -3})
+    assert v["next"]["dealer"] == "cat"
+
+
+def test_flush_is_refused_without_three_trumps():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"cat": ["AD", "9D", "2H"]},
+                 rules=rules(flush="three-trumps"),
+                 actions="ann stand; bob stand; cat stand; dan pass; cat flush")
+    errors = record_errors(rec)
+    assert any(e["player"] == "cat" and e["index"] == 4 for e in errors), errors
+
+
+def test_three_trumps_redeal_same_dealer_again():
+    rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"ann": ["AD", "9D", "2D"]},
+                 rules=rules(flush="three-trumps-redeal"), actions="ann flush")
+    v = play(rec)
+    assert v["tricks"] == []
+    # ann takes P = 9; nobody is looed; the cards are thrown in and dan deals again
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
+    assert (v["next"]["dealer"], v["next"]["pool"]) == ("dan", 0)
+
+
+# --- club law -------------------------------------------------------------------------------
+# 7C turned in a double pool: no declarations, no miss, all four play their own hands.
+# ann AC 5H 9S, bob 2C KH 3S, cat 4H 8S JD, dan QH TS 6D.
+# T1 ann AC, bob 2C, cat 4H, dan 6D -> ann; T2 ann 5H, bob KH, cat JD (void), dan QH -> bob
+# T3 bob 3S, cat 8S, dan TS, ann 9S -> dan
+CLUB_PLAYS = """ann AC; bob 2C; cat 4H; dan 6D
+ann 5H; bob KH; cat JD; dan QH
+bob 3S; cat 8S; dan TS; ann 9S"""
+
+
+def test_club_law_everyone_plays():
+    v = play(record(SEATS, "dan", turnup="7C", pool=6, rules=rules(club_law=True),
+                    actions=CLUB_PLAYS))
+    assert v["standers"] == ["ann", "bob", "cat", "dan"] and v["status"] == "valid"
+    assert winners(v) == ["ann", "bob", "dan"]
+    # P = 9: ann, bob, dan 3 each (dan -3 + 3 = 0); cat looed 3
+    assert_settled(v, payouts={"ann": 3, "bob": 3, "dan": 3}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 3, "bob": 3, "cat": -3})
+
+
+@pytest.mark.parametrize("declaration", ["ann pass", "ann miss"])
+def test_club_law_refuses_pass_and_miss(declaration):
+    rec = record(SEATS, "dan", turnup="7C", pool=6, rules=rules(club_law=True),
+                 actions=declaration + "\n" + CLUB_PLAYS)
+    errors = record_errors(rec)
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in errors), errors
+
+
+def test_without_a_club_turned_club_law_allows_passing():
+    # same option, diamonds turned: the all-pass rule applies as usual
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, rules=rules(club_law=True),
+                    actions="ann pass; bob pass; cat pass"))
+    assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
+
+
+# --- undivided ------------------------------------------------------------------------------
+# The standard double pool of test_three_card_double: ann 2 tricks, bob 1, cat looed.
+BASE = """ann stand; bob miss; cat stand; dan pass
+ann AD; bob KD; cat 5S
+ann 9H; bob 3H; cat 2H
+ann 4C; bob 8C; cat QS"""
+
+
+def test_undivided_pool_stays_when_nobody_takes_three():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, miss=["KD", "3H", "8C"], actions=BASE,
+                    rules=rules(undivided=True, loo_amount=6)))
+    assert winners(v) == ["ann", "ann", "bob"]
+    # nothing is paid out: 9 stays, cat looed 6 -> 15
+    assert_settled(v, payouts={}, loos={"cat": 6}, pool_after=15, deltas={"cat": -6, "dan": -3})
+
+
+def test_undivided_pool_goes_to_three_tricks():
+    # dan takes the miss against ann alone and wins all three (see test_three_card_double)
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "5S", "6S"],
+                 rules=rules(undivided=True, loo_amount=6),
+                 actions="""ann stand; bob pass; cat pass; dan miss
+                 ann KD; dan AD; dan 5S; ann 2C; dan 6S; ann QH""")
+    v = play(rec)
+    assert_settled(v, payouts={"dan": 9}, loos={"ann": 6}, pool_after=6,
+                   deltas={"ann": -6, "dan": 6})
+
+
+# --- bold stand -----------------------------------------------------------------------------
+# Only the dealer's ante in the pool (always-double so that passing is possible at all); all
+# others pass, so cat (last in the round) and dan (dealer) must play: cat KD 5H 2S, dan 3D AH 4S.
+# T1 cat KD, dan 3D -> cat; T2 cat 5H, dan AH -> dan; T3 dan 4S, cat 2S -> dan
+BOLD = "ann pass; bob pass; cat pass\ncat KD; dan 3D; cat 5H; dan AH; dan 4S; cat 2S"
+
+
+def test_bold_stand_dealer_and_last_player_must_play():
+    v = play(record(SEATS, "dan", turnup="7D", pool=0,
+                    rules=rules(pools="always-double", bold_stand=True), actions=BOLD))
+    assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "dan", "dan"]
+    # P = 3, trick 1: cat 1, dan 2 (dan -3 + 2 = -1)
+    assert_settled(v, payouts={"cat": 1, "dan": 2}, pool_after=0, deltas={"cat": 1, "dan": -1})
+
+
+def test_bold_stand_does_not_apply_to_a_looed_pool():
+    # 3 carried from a loo: the pool is not the dealer's ante alone, so dan takes P = 6
+    v = play(record(SEATS, "dan", turnup="7D", pool=3,
+                    rules=rules(pools="always-double", bold_stand=True),
+                    actions="ann pass; bob pass; cat pass"))
+    assert v["tricks"] == []
+    assert_settled(v, payouts={"dan": 6}, pool_after=0, deltas={"dan": 3})
+
+
+def test_without_bold_stand_play_after_all_pass_is_a_record_error():
+    errors = record_errors(record(SEATS, "dan", turnup="7D", pool=0,
+                                  rules=rules(pools="always-double"), actions=BOLD))
+    assert any(e["index"] == 3 for e in errors), errors
+
+
+# --- trump_turned ---------------------------------------------------------------------------
+# on-first-void: ann 9H 4S KC, bob JH 8S 2C, cat 3S AD 6C; dan passes. Nothing is turned until
+# cat cannot follow hearts at T1; then 7S is turned: spades. ann's 9H lead while holding 4S is
+# no offence (no trumps yet).
+# T1 ann 9H, bob JH, cat 3S (must trump under the new trumps) -> cat
+# T2 cat AD (no spade left), ann 4S (void, trumps), bob 8S (overtrumps) -> bob
+# T3 bob 2C, cat 6C, ann KC -> ann
+FIRST_VOID = """ann stand; bob stand; cat stand; dan pass
+ann 9H; bob JH; cat 3S
+cat AD; ann 4S; bob 8S
+bob 2C; cat 6C; ann KC"""
+
+
+def test_trumps_turned_on_first_void():
+    v = play(record(SEATS, "dan", turnup="7S", pool=6,
+                    rules=rules(trump_turned="on-first-void"), actions=FIRST_VOID))
+    assert v["trumps"] == "S" and v["status"] == "valid"
+    assert winners(v) == ["cat", "bob", "ann"]
+    assert [t["leader"] for t in v["tricks"]] == ["ann", "cat", "bob"]
+    assert_settled(v, payouts={"ann": 3, "bob": 3, "cat": 3}, pool_after=0,
+                   deltas={"ann": 3, "bob": 3, "cat": 3, "dan": -3})
+
+
+def test_same_play_with_trumps_at_deal_flags_the_opening_lead():
+    v = play(record(SEATS, "dan", turnup="7S", pool=6, actions=FIRST_VOID))
+    assert ("ann", "failed-to-lead-trump", 1, "9H", "full-loo") in violations(v)
+
+
+def test_first_void_player_is_judged_under_the_new_trumps():
+    # cat discards AD instead of trumping with 3S: failed-to-trump at T1 -> bob's JH wins.
+    # T2 bob 8S (trump lead), cat 3S, ann 4S -> bob; T3 bob 2C, cat 6C, ann KC -> ann
+    v = play(record(SEATS, "dan", turnup="7S", pool=6, rules=rules(trump_turned="on-first-void"),
+                    actions="""ann stand; bob stand; cat stand; dan pass
+                    ann 9H; bob JH; cat AD
+                    bob 8S; cat 3S; ann 4S
+                    bob 2C; cat 6C; ann KC"""))
+    assert winners(v) == ["bob", "bob", "ann"]
+    assert violations(v) == [("cat", "failed-to-trump", 1, "AD", "full-loo")]
+    # P = 9: bob 6, ann 3; cat (no trick) pays once: 3
+    assert_settled(v, payouts={"ann": 3, "bob": 6}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 3, "bob": 6, "cat": -3, "dan": -3})
+
+
+# --- trump_ace_first_trick ------------------------------------------------------------------
+# ann 9H KS 2C, bob AD 3D 4S, cat TH 5S 6C; 7D turned.
+# T1 ann 9H, bob 3D (void: trumps, but keeps back AD), cat TH -> bob
+# T2 bob AD, cat 5S, ann KS -> bob; T3 bob 4S, cat 6C, ann 2C -> bob
+ACE_FIRST = """ann stand; bob stand; cat stand; dan pass
+ann 9H; bob 3D; cat TH
+bob AD; cat 5S; ann KS
+bob 4S; cat 6C; ann 2C"""
+
+
+def test_trump_ace_must_be_played_to_the_first_trick():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, rules=rules(trump_ace_first_trick=True),
+                    actions=ACE_FIRST))
+    assert winners(v) == ["bob", "bob", "bob"]
+    [(player, rule, trick, card, penalty)] = violations(v)
+    assert (player, trick, card, penalty) == ("bob", 1, "3D", "full-loo")
+    # the contract names no rule for a follower keeping back the ace; the leader's name or a
+    # follower's variant of it are the only fitting names
+    assert rule in ("failed-to-lead-trump-ace", "failed-to-play-trump-ace")
+    # bob's three tricks (9) stay, bob pays 3; ann and cat looed 3 -> 9 + 3 + 6 = 18
+    assert_settled(v, payouts={}, loos={"ann": 3, "cat": 3, "bob": 3}, pool_after=18,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": -3})
+
+
+def test_trump_ace_first_trick_off_by_default():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, actions=ACE_FIRST))
+    assert v["status"] == "valid"
+    assert_settled(v, payouts={"bob": 9}, loos={"ann": 3, "cat": 3}, pool_after=6,
+                   deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -3})
