@@ -105,3 +105,8 @@ def test_irish_club_law_refuses_a_pass_under_clubs(club_law, refused):
         # all pass before the dealer: dan takes P = 3
         v = play(rec)
         assert_settled(v, payouts={"dan": 3}, pool_after=0, deltas={})
+
+
+def test_only_standers_exchange():
+    errors = record_errors(irish(DECLARE, "bob exchange 2C > 9C"))
+    assert any(e["index"] == 4 and e["player"] == "bob" for e in errors), errors

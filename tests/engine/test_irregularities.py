@@ -202,3 +202,23 @@ def test_every_error_is_reported_at_once():
     errors = record_errors(rec)
     # a card that is not a card (index 6) and a card played twice (9H, index 11)
     assert {6, 11} <= {e["index"] for e in errors}, errors
+
+
+def test_single_loo_goes_to_the_dealer_when_everyone_passes():
+    v = play(deal("cat ! looked-at-miss; ann pass; bob pass; cat pass"))
+    # P = 6 + 3 ante + 3 single loo = 12, all to dan: dan -3 + 12 = +9, cat -3
+    assert_settled(v, pool=12, payouts={"dan": 12}, penalties={"cat": 3}, pool_after=0,
+                   deltas={"cat": -3, "dan": 9})
+
+
+def test_lone_stander_revoking_against_a_defence():
+    # ann 2D 5H 6C; dan defends with AD KH 4H.
+    # T1 ann 2D, dan AD -> dan; T2 dan KH, ann 6C (holds 5H: revoke) -> dan; T3 dan 4H, ann 5H -> ann
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "KH", "4H"],
+                 actions="""ann stand; bob pass; cat pass; dan defend
+                 ann 2D; dan AD; dan KH; ann 6C; dan 4H; ann 5H""")
+    v = play(rec)
+    assert winners(v) == ["dan", "dan", "ann"]
+    assert violations(v) == [("ann", "revoke", 2, "6C", "full-loo")]
+    # nothing paid: the dealer wins nothing, ann's trick stays; ann's full loo 3 -> 9 + 3 = 12
+    assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12, deltas={"ann": -3, "dan": -3})

@@ -3,7 +3,7 @@ defending the pool, division, the loo modes and the antes. Every figure is worke
 import pytest
 
 from tests.engine.dealkit import (
-    assert_settled, nonzero, play, record, record_errors, violations, winners,
+    assert_settled, deal_at, nonzero, play, record, record_errors, violations, winners,
 )
 
 SEATS = "ann bob cat dan"
@@ -246,3 +246,68 @@ def test_play_by_a_player_who_passed_is_a_record_error():
 
 def test_violations_none_in_a_clean_deal():
     assert violations(play(base())) == []
+
+
+def test_early_tricks_in_a_defended_pool():
+    # ann AD 5H 6C; dan defends with 3D KH KC: winners ann, dan, dan (see above).
+    rec = record(SEATS, "dan", turnup="7D", pool=10, miss=["3D", "KH", "KC"],
+                 rules={"game": "three-card", "remainder": "early-tricks"},
+                 actions=DEFENDED + "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C")
+    v = play(rec)
+    # P = 13 pays 5/4/4: ann's first trick is worth 5; the dealer's 4 + 4 stay
+    assert_settled(v, payouts={"ann": 5}, pool_after=8, deltas={"ann": 5, "dan": -3})
+
+
+def test_given_hands_are_checked_against_the_plays():
+    short = base()
+    short["hands"] = {"ann": ["AD", "9H"]}
+    assert any(e["player"] == "ann" or e["field"] == "hands" for e in record_errors(short))
+    wrong = base()
+    wrong["hands"] = {"ann": ["AD", "9H", "5C"]}          # ann plays 4C at index 10
+    assert any(e["player"] == "ann" for e in record_errors(wrong))
+    miss = base()
+    miss["miss"] = ["KD", "3H", "9C"]                      # bob plays 8C from the miss at index 11
+    assert any(e["player"] == "bob" for e in record_errors(miss))
+
+
+def test_pool_given_twice_must_agree():
+    from games.rules import RecordError, replay
+
+    with pytest.raises(RecordError):
+        replay(base(pool=6), {"game": "three-card"}, pool=9)
+    assert replay(base(pool=6), {"game": "three-card"}, pool=6)["settlement"]["pool_after"] == 3
+
+
+def _declare_options(actions: str, **rules) -> set[str]:
+    deal = deal_at({"game": "three-card", **rules}, SEATS, "dan", actions, pool=6, turnup="7D")
+    return {a["action"] for a in deal.legal_actions() if a["player"] == deal.to_act}
+
+
+def test_legal_declarations_follow_the_dealer_special_cases():
+    assert _declare_options("") == {"stand", "pass", "take-miss"}
+    assert _declare_options("ann miss") == {"stand", "pass"}                 # one miss only
+    assert _declare_options("ann stand; bob pass; cat pass") == {"stand", "take-miss", "defend"}
+    assert _declare_options("ann stand; bob pass; cat pass", single_stander="concede") == {
+        "stand", "take-miss", "defend", "pass"}
+    assert _declare_options("ann pass; bob miss; cat pass") == {"stand", "pass"}
+    assert _declare_options("ann stand; bob miss; cat pass") == {"stand", "pass"}
+
+
+def test_a_looed_simple_pool_is_followed_by_a_double_pool_in_a_session():
+    from games.rules import replay_session
+
+    header = {"format": "loo-session/1", "seats": SEATS.split(), "rules": {"game": "three-card"},
+              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
+              "buy_ins": {s: 60 for s in SEATS.split()}}
+    first = record(SEATS, "dan", turnup="8S", number=1, actions="""ann 9H; bob KH; cat 4S; dan AH
+        cat JD; dan 6D; ann 2D; bob 7D
+        cat 3C; dan TC; ann QC; bob 5C""")
+    second = record(SEATS, "ann", turnup="7D", number=2, actions="bob pass; cat pass; dan pass")
+    for rec in (first, second):
+        del rec["pool"], rec["rules"]
+    v1, v2 = list(replay_session([header, first, second]))
+    # deal 1: simple pool, P 3: cat 2, ann 1; bob and dan looed -> 6 carried, ann deals
+    assert v1["pool_kind"] == "simple" and v1["next"] == {**v1["next"], "dealer": "ann", "pool": 6}
+    # deal 2: double pool (6 carried + ann's 3); all pass before ann, who takes 9
+    assert v2["pool_kind"] == "double" and v2["settlement"]["pool_before"] == 6
+    assert_settled(v2, payouts={"ann": 9}, pool_after=0, deltas={"ann": 6})

@@ -220,3 +220,28 @@ def test_trump_ace_first_trick_off_by_default():
     assert v["status"] == "valid"
     assert_settled(v, payouts={"bob": 9}, loos={"ann": 3, "cat": 3}, pool_after=6,
                    deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -3})
+
+
+def test_trumps_turned_on_a_void_in_the_second_trick():
+    # ann 9H 5C KS, bob JH 2H 3S. T1 ann 9H, bob JH -> bob (no void, nothing turned);
+    # T2 bob 2H (no trumps known: any lead), ann void -> 7C turned, ann must trump: 5C -> ann
+    # T3 ann KS, bob 3S -> ann
+    v = play(record(SEATS, "dan", turnup="7C", pool=6, rules=rules(trump_turned="on-first-void"),
+                    actions="""ann stand; bob stand; cat pass; dan pass
+                    ann 9H; bob JH; bob 2H; ann 5C; ann KS; bob 3S"""))
+    assert v["trumps"] == "C" and v["status"] == "valid"
+    assert winners(v) == ["bob", "ann", "ann"]
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, pool_after=0,
+                   deltas={"ann": 6, "bob": 3, "dan": -3})
+
+
+def test_trumps_never_turned_when_nobody_is_void():
+    # ann 9H 4H KS, bob JH 2H 3S: everyone follows throughout, so no card is ever turned.
+    # T1 ann 9H, bob JH -> bob; T2 bob 2H, ann 4H -> ann; T3 ann KS, bob 3S -> ann
+    v = play(record(SEATS, "dan", pool=6, rules=rules(trump_turned="on-first-void"),
+                    actions="""ann stand; bob stand; cat pass; dan pass
+                    ann 9H; bob JH; bob 2H; ann 4H; ann KS; bob 3S"""))
+    assert v["trumps"] is None and v["status"] == "valid"
+    assert winners(v) == ["bob", "ann", "ann"]
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, pool_after=0,
+                   deltas={"ann": 6, "bob": 3, "dan": -3})

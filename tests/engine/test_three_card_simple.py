@@ -140,3 +140,15 @@ def test_miss_and_trump_still_nobody_passes():
                  actions="ann miss; bob pass; cat stand; dan stand")
     errors = record_errors(rec)
     assert any(e["index"] == 1 and e["player"] == "bob" for e in errors), errors
+
+
+def test_simple_pool_highest_retroactive_trump_takes_the_first_trick():
+    # ann 9H QC 2D, bob 2S 5C 7D, cat 5S JD 3C, dan AH TC 6D; 8S turned after trick 1.
+    # T1 ann 9H, bob 2S, cat 5S (both void), dan AH -> cat (5S is the highest spade)
+    # T2 cat JD, dan 6D, ann 2D, bob 7D -> cat; T3 cat 3C, dan TC, ann QC, bob 5C -> ann
+    v = play(record(SEATS, "dan", turnup="8S", pool=0, actions="""ann 9H; bob 2S; cat 5S; dan AH
+        cat JD; dan 6D; ann 2D; bob 7D
+        cat 3C; dan TC; ann QC; bob 5C"""))
+    assert winners(v) == ["cat", "cat", "ann"] and v["status"] == "valid"
+    assert_settled(v, payouts={"cat": 2, "ann": 1}, loos={"bob": 3, "dan": 3}, pool_after=6,
+                   deltas={"ann": 1, "bob": -3, "cat": 2, "dan": -6})
