@@ -84,37 +84,34 @@ def test_dealer_takes_the_miss_against_a_lone_stander_and_loos_him():
 DEFENDED = "ann stand; bob pass; cat pass; dan defend\n"
 
 
-def test_defended_pool_dealer_takes_no_trick():
-    # ann AD KD QD; dan defends with the miss 2S 3S 4S. ann leads trumps and wins all three.
-    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2S", "3S", "4S"],
-                 actions=DEFENDED + "ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S")
-    v = play(rec)
-    assert winners(v) == ["ann", "ann", "ann"]
-    # ann takes all P = 9; the defending dealer is not looed; next pool 0 (simple)
-    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
-    assert v["next"]["pool"] == 0
+def defended(miss: list[str], plays: str, pool: int = 6, **rules) -> dict:
+    """ann stands alone, dan defends the pool with the miss."""
+    return play(record(SEATS, "dan", turnup="7D", pool=pool, miss=miss,
+                       rules={"game": "three-card", **rules}, actions=DEFENDED + plays))
 
 
-def test_defended_pool_dealer_takes_all_three():
-    # ann 2D 5H 6C; dan defends with AD KH KC.
-    # T1 ann 2D, dan AD -> dan; T2 dan KH, ann 5H -> dan; T3 dan KC, ann 6C -> dan
-    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["AD", "KH", "KC"],
-                 actions=DEFENDED + "ann 2D; dan AD; dan KH; ann 5H; dan KC; ann 6C")
-    v = play(rec)
-    assert winners(v) == ["dan", "dan", "dan"]
-    # the pool stays whole (9), ann looed 3 -> 12; the dealer wins nothing
-    assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12, deltas={"ann": -3, "dan": -3})
+# ann AD KD QD v. miss 2S 3S 4S: ann leads trumps and wins all three
+NO_TRICK = (["2S", "3S", "4S"], "ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S")
 
 
-def test_defended_pool_mixed_tricks():
-    # ann AD 5H 6C; dan defends with 3D KH KC.
-    # T1 ann AD, dan 3D -> ann; T2 ann 5H, dan KH -> dan; T3 dan KC, ann 6C -> dan
-    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["3D", "KH", "KC"],
-                 actions=DEFENDED + "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C")
-    v = play(rec)
-    assert winners(v) == ["ann", "dan", "dan"]
-    # ann 1 trick = floor(9/3) = 3; the dealer's two shares (6) stay
-    assert_settled(v, payouts={"ann": 3}, pool_after=6, deltas={"ann": 3, "dan": -3})
+@pytest.mark.parametrize("miss, plays, won, payouts, loos, pool_after, ann", [
+    # dealer takes no trick: ann takes all P = 9; the dealer is not looed; next pool 0 (simple)
+    (*NO_TRICK, ["ann", "ann", "ann"], {"ann": 9}, {}, 0, 9),
+    # ann 2D 5H 6C v. AD KH KC: T1 ann 2D, dan AD; T2 dan KH, ann 5H; T3 dan KC, ann 6C.
+    # dealer takes all three: the pool stays whole (9), ann looed 3 -> 12
+    (["AD", "KH", "KC"], "ann 2D; dan AD; dan KH; ann 5H; dan KC; ann 6C",
+     ["dan", "dan", "dan"], {}, {"ann": 3}, 12, -3),
+    # ann AD 5H 6C v. 3D KH KC: T1 ann AD, dan 3D; T2 ann 5H, dan KH; T3 dan KC, ann 6C.
+    # mixed: ann 1 trick = floor(9/3) = 3; the dealer's two shares (6) stay
+    (["3D", "KH", "KC"], "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C",
+     ["ann", "dan", "dan"], {"ann": 3}, {}, 6, 3),
+])
+def test_defended_pool(miss, plays, won, payouts, loos, pool_after, ann):
+    v = defended(miss, plays)
+    assert winners(v) == won and v["standers"] == ["ann", "dan"]
+    assert_settled(v, payouts=payouts, loos=loos, pool_after=pool_after,
+                   deltas={"ann": ann, "dan": -3})
+    assert v["next"]["pool"] == pool_after
 
 
 def test_dealer_may_not_pass_against_a_lone_stander():
@@ -178,9 +175,7 @@ def test_remainder_early_tricks(pool, ann, bob):
 
 
 def test_all_three_tricks_take_the_odd_units_too():
-    rec = record(SEATS, "dan", turnup="7D", pool=7, miss=["2S", "3S", "4S"],
-                 actions=DEFENDED + "ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S")
-    v = play(rec)
+    v = defended(*NO_TRICK, pool=7)
     # P = 10: three tricks take all 10, not 3 x 3
     assert_settled(v, payouts={"ann": 10}, pool_after=0, deltas={"ann": 10, "dan": -3})
 
@@ -250,10 +245,8 @@ def test_violations_none_in_a_clean_deal():
 
 def test_early_tricks_in_a_defended_pool():
     # ann AD 5H 6C; dan defends with 3D KH KC: winners ann, dan, dan (see above).
-    rec = record(SEATS, "dan", turnup="7D", pool=10, miss=["3D", "KH", "KC"],
-                 rules={"game": "three-card", "remainder": "early-tricks"},
-                 actions=DEFENDED + "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C")
-    v = play(rec)
+    v = defended(["3D", "KH", "KC"], "ann AD; dan 3D; ann 5H; dan KH; dan KC; ann 6C", pool=10,
+                 remainder="early-tricks")
     # P = 13 pays 5/4/4: ann's first trick is worth 5; the dealer's 4 + 4 stay
     assert_settled(v, payouts={"ann": 5}, pool_after=8, deltas={"ann": 5, "dan": -3})
 
