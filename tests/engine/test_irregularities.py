@@ -3,7 +3,12 @@ penalty goes, "looed once per deal", penalty_and_loo "both", and the defending d
 import pytest
 
 from tests.engine.dealkit import (
-    assert_settled, play, record, record_errors, violations, winners,
+    assert_settled,
+    play,
+    record,
+    record_errors,
+    violations,
+    winners,
 )
 
 SEATS = "ann bob cat dan"

@@ -3,7 +3,14 @@ defending the pool, division, the loo modes and the antes. Every figure is worke
 import pytest
 
 from tests.engine.dealkit import (
-    assert_settled, deal_at, nonzero, play, record, record_errors, violations, winners,
+    assert_settled,
+    deal_at,
+    nonzero,
+    play,
+    record,
+    record_errors,
+    violations,
+    winners,
 )
 
 SEATS = "ann bob cat dan"

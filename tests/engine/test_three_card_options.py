@@ -3,7 +3,12 @@ redeal form, club law, undivided, bold stand, trump_turned and trump_ace_first_t
 import pytest
 
 from tests.engine.dealkit import (
-    assert_settled, play, record, record_errors, violations, winners,
+    assert_settled,
+    play,
+    record,
+    record_errors,
+    violations,
+    winners,
 )
 
 SEATS = "ann bob cat dan"
