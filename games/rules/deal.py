@@ -35,6 +35,8 @@ FULL_LOO_KINDS = PLAY_RULES | {"looked-at-hand", "exposed-card", "threw-up-after
 IRREGULARITY_KINDS = SINGLE_LOO_KINDS | FULL_LOO_KINDS | {"misdeal"}
 
 TRUMP_KEY, PAM_KEY = 20, 50
+#: tricks whose leader must lead a trump, by ``lead_trump``
+_DUTY_UPTO = {"every-trick": 99, "first-trick": 1, "first-two-tricks": 2, "none": 0}
 _TABLES: dict[tuple[int | None, int], tuple[list[int], list[int]]] = {}
 
 
@@ -64,6 +66,80 @@ def _names(cards: Sequence[int]) -> list[str]:
 
 class Deal:
     """The state of one deal; push record actions, ask what is legal, read the verdict."""
+
+    __slots__ = (
+        '_ace_first',
+        '_best',
+        '_bold',
+        '_civil',
+        '_civil_called',
+        '_d',
+        '_dealer_takes_turnup',
+        '_decl',
+        '_declared_order',
+        '_defender',
+        '_discards',
+        '_double',
+        '_drawn',
+        '_duty_upto',
+        '_ended',
+        '_es',
+        '_ex_limit',
+        '_ex_queue',
+        '_exchanged',
+        '_flushes',
+        '_forced_pass',
+        '_hand_size',
+        '_hands',
+        '_has_miss',
+        '_head',
+        '_idx',
+        '_in_trick',
+        '_key',
+        '_known',
+        '_lead_extra',
+        '_led',
+        '_miss',
+        '_miss_taker',
+        '_mode',
+        '_n',
+        '_offenders',
+        '_order',
+        '_out_of_deal',
+        '_pam',
+        '_pam_led',
+        '_pos',
+        '_redrawn',
+        '_sits_out_next',
+        '_special',
+        '_standers',
+        '_stock',
+        '_stock_pos',
+        '_stock_size',
+        '_tcards',
+        '_three',
+        '_thrown_up',
+        '_to_act',
+        '_trick_no',
+        '_tricks',
+        '_trump',
+        '_trump_mode',
+        '_turn',
+        '_unverified',
+        '_won',
+        '_result',
+        'books',
+        'dealer',
+        'deferred_errors',
+        'first_of_series',
+        'phase',
+        'pool_before',
+        'pool_kind',
+        'rules',
+        'seats',
+        'turnup',
+        'violations',
+    )
 
     def __init__(self, rules: RuleSet | Mapping[str, Any], seats: Sequence[str], dealer: str, *,
                  pool: int = 0, hands: Mapping[str, Sequence[str | int] | None] | None = None,
@@ -95,6 +171,9 @@ class Deal:
                     continue
                 if cards is None:
                     continue
+                if name in inferred:  # read back from the plays by replay: ints already
+                    self._hands[self._idx[name]] = cards
+                    continue
                 parsed = self._cards(cards, f"hands.{name}", errors, name)
                 if len(parsed) != hs and name not in inferred:
                     errors.append(record_error(
@@ -104,15 +183,20 @@ class Deal:
         self._miss = self._cards(miss, "miss", errors) if miss is not None else None
         self.turnup = None
         if turnup is not None:
-            t = self._cards([turnup], "turnup", errors)
-            self.turnup = t[0] if t else None
+            t = CODE.get(turnup) if type(turnup) is str else None
+            if t is None:
+                t = (self._cards([turnup], "turnup", errors) or [None])[0]
+            self.turnup = t
         self._stock = self._cards(stock, "stock", errors) if stock is not None else None
         self._stock_pos = 0
-        known = [c for h in self._hands if h for c in h]
-        for extra in (self._miss, self._stock, [self.turnup] if self.turnup is not None else None):
-            if extra:
-                known.extend(extra)
-        if len(set(known)) != len(known):
+        known = [c for h in self._hands if h for c in h] if hands else []
+        if self._miss:
+            known.extend(self._miss)
+        if self._stock:
+            known.extend(self._stock)
+        if self.turnup is not None:
+            known.append(self.turnup)
+        if len(known) > 1 and len(set(known)) != len(known):
             seen: set[int] = set()
             for c in known:
                 if c in seen:
@@ -139,8 +223,12 @@ class Deal:
         if has_miss and self._miss is not None and len(self._miss) != 3:
             raise RecordError([record_error(f"miss: holds {len(self._miss)} cards, not 3",
                                             field="miss")])
+        #: errors that do not stop the replay; ``replay`` reports them with the rest
+        self.deferred_errors: list[dict] = []
         if not has_miss and self._miss:
-            raise RecordError([record_error("miss: this deal has no miss", field="miss")])
+            self.deferred_errors.append(record_error(
+                f"miss: this deal ({self.pool_kind or r.game}) has no miss", field="miss"))
+            self._miss = None
         # trumps: known at the deal, after trick 1 (simple pool), at the first void, or led
         self._trump_mode = r.trump_turned if self._three else "at-deal"
         if game == "three-card" and not self._double and not has_miss:
@@ -171,10 +259,14 @@ class Deal:
         if not (game == "poker-loo" and ((r.ante_first_deal_only and not first_of_series)
                                            or redeal)):
             ante_dealer, ante_each = r.antes_for(self._double and game == "three-card")
-            for i in self._order:
-                if i not in self._out_of_deal:
-                    self.books.add(self.books.antes, self.seats[i],
-                                   ante_dealer if i == d else ante_each)
+            antes = self.books.antes
+            seat_names = self.seats
+            if ante_dealer and d not in self._out_of_deal:
+                antes[seat_names[d]] = ante_dealer
+            if ante_each:
+                for i in self._order:
+                    if i != d and i not in self._out_of_deal:
+                        antes[seat_names[i]] = ante_each
         self.violations: list[dict] = []
         self._offenders: list[int] = []       # play offenders (full loo once each)
         self._thrown_up: set[int] = set()     # out of the play after throwing up
@@ -183,6 +275,7 @@ class Deal:
         self._flushes: list[tuple[int, list[int], int]] = []
         self._sits_out_next: list[str] = []
         self._unverified = False              # a result-only record
+        self._result: dict | None = None      # the verdict, once given
 
         # declarations
         self._decl: list[str | None] = [None] * n
@@ -204,6 +297,12 @@ class Deal:
         self._pam_led = False
         self._in_trick: set[int] = set()
         self._dealer_takes_turnup = False
+        self._head = r.must_head
+        self._ace_first = r.trump_ace_first_trick
+        self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
+        self._duty_upto = _DUTY_UPTO[r.lead_trump]
+        self._lead_extra = r.lead_trump_ace or r.lead_highest_trump
+        self._bold = False
         self.phase = DECLARE
         self._to_act = -1
         self._declared_order = [i for i in self._order if i not in self._out_of_deal]
@@ -218,6 +317,15 @@ class Deal:
     # ---------------------------------------------------------------- small helpers
     def _cards(self, cards: Any, field: str, errors: list[dict], player: str | None = None
                ) -> list[int]:
+        if type(cards) is list:
+            if cards and type(cards[0]) is int:
+                if all(type(c) is int and 0 <= c < 52 for c in cards):
+                    return list(cards)
+            else:
+                try:
+                    return [CODE[c] for c in cards]
+                except (KeyError, TypeError):
+                    pass
         out = []
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             errors.append(record_error(f"{field}: must be a list of cards", field=field,
@@ -247,11 +355,12 @@ class Deal:
         return RecordError([record_error(message, player=player, card=card, field=field)])
 
     def _seat(self, action: Mapping[str, Any]) -> int:
-        name = action.get("player")
-        s = self._idx.get(name) if isinstance(name, str) else None
-        if s is None:
-            raise self._err(f"player {name!r} is not a seat", player=str(name), field="player")
-        return s
+        try:
+            return self._idx[action["player"]]
+        except (KeyError, TypeError):
+            name = action.get("player") if isinstance(action, Mapping) else None
+            raise self._err(f"player {name!r} is not a seat", player=str(name),
+                            field="player") from None
 
     @property
     def to_act(self) -> str | None:
@@ -274,7 +383,10 @@ class Deal:
     # ---------------------------------------------------------------- the public moves
     def push(self, action: Mapping[str, Any]) -> None:
         """Apply one record action: offences become violations, impossibilities RecordError."""
-        kind = action.get("action") if isinstance(action, Mapping) else None
+        try:
+            kind = action["action"]
+        except (KeyError, TypeError, IndexError):
+            kind = None
         if kind == "play":
             self._push_play(action)
             return
@@ -299,9 +411,6 @@ class Deal:
         """Move the turn to the next undeclared player, resolving forced passes."""
         for i in self._declared_order:
             if self._decl[i] is None:
-                if i in self._forced_pass:
-                    self._decl[i] = "pass"
-                    continue
                 if self._mode == "sequential" and self._declaration_closes(i):
                     return
                 self._to_act = i
@@ -312,8 +421,13 @@ class Deal:
         """Everyone before the dealer passed: the dealer takes the pool without play."""
         if i != self._d or not self._three:
             return False
-        others = [self._decl[j] for j in self._declared_order if j != i]
-        if all(x == "pass" for x in others):
+        others = [j for j in self._declared_order if j != i]
+        if others and all(self._decl[j] == "pass" for j in others):
+            if self._bold_applies():
+                # bold stand: the last player in the round and the dealer must play
+                self._decl[others[-1]] = "stand"
+                self._bold = True
+                return False
             self._standers = []
             self._end("dealer-takes")
             return True
@@ -334,29 +448,32 @@ class Deal:
         base = ["stand", "pass"] + (["take-miss"] if miss_free else [])
         others = [j for j in self._declared_order if j != self._d]
         if s != self._d:
-            last = others[-1] == s
-            if (last and self.rules.bold_stand and self.pool_before == 0
-                    and all(self._decl[j] == "pass" for j in others if j != s)):
-                base.remove("pass")
             return base
+        if self._bold:
+            return ["stand"] + (["take-miss"] if miss_free else [])
         stood = [j for j in others if self._decl[j] == "stand"]
         took = [j for j in others if self._decl[j] == "take-miss"]
         if len(stood) == 1 and not took:
             opts = ["stand"] + (["take-miss"] if miss_free else []) + ["defend"]
-            if self.rules.single_stander == "concede" and not self._bold_forced():
+            if self.rules.single_stander == "concede":
                 opts.append("pass")
             return opts
         if len(took) == 1 and not stood:
             return ["stand", "pass"]
         return base
 
-    def _bold_forced(self) -> bool:
-        others = [j for j in self._declared_order if j != self._d]
-        return (self.rules.bold_stand and self.pool_before == 0
-                and all(self._decl[j] == "pass" for j in others[:-1]))
+    def _bold_applies(self) -> bool:
+        """``bold_stand``: the pool holds only this deal's antes and everyone else passed."""
+        return self.rules.bold_stand and self.pool_before == 0 and self.rules.game == "three-card"
 
     def _push_declaration(self, action: Mapping[str, Any], kind: str) -> None:
         s = self._seat(action)
+        if (s == self._to_act and self._mode == "sequential" and not self._three
+                and self.phase == DECLARE and (kind == "stand" or kind == "pass")
+                and s not in self._forced_pass):
+            self._decl[s] = kind  # five-card: a plain stand or pass in turn
+            self._next_declarer()
+            return
         name = self.seats[s]
         if s in self._out_of_deal:
             raise self._err(f"{name} sits this deal out", player=name)
@@ -367,6 +484,9 @@ class Deal:
             raise self._err(f"{name}: {kind} is not allowed, every player must play here",
                             player=name)
         if self.phase != DECLARE:
+            if self._bold and kind == "stand" and self._decl[s] == "stand" \
+                    and not self._tcards and not self._tricks:
+                return
             raise self._err(f"{name}: cannot {kind} now, declaring is over", player=name)
         if self._decl[s] is not None:
             raise self._err(f"{name} has already declared ({self._decl[s]})", player=name)
@@ -376,6 +496,11 @@ class Deal:
             self._decl[s] = kind
             self._next_declarer()
             return
+        while s != self._to_act and self._to_act in self._forced_pass:
+            self._decl[self._to_act] = "pass"  # looked at another hand: thrown up
+            self._next_declarer()
+            if self.phase != DECLARE:
+                raise self._err(f"{name}: cannot {kind} now, declaring is over", player=name)
         if s != self._to_act:
             # declared out of turn: the declaration stands, a single loo is paid at once
             if self._mode == "eldest-miss":
@@ -491,8 +616,12 @@ class Deal:
         if s in self._exchanged:
             raise self._err(f"{name} has already exchanged", player=name)
         if s != self._to_act:
-            raise self._err(f"{name} exchanges out of turn ({self.seats[self._to_act]} first)",
-                            player=name)
+            # the record may leave out the exchanges of players who kept their cards
+            for i in self._ex_queue[:self._ex_queue.index(s)]:
+                if self._dealer_must_take_turnup(i):
+                    raise self._err(f"{name} exchanges before the dealer", player=name)
+                self._exchanged.add(i)
+            self._ex_queue = self._ex_queue[self._ex_queue.index(s):]
         errors: list[dict] = []
         discard = self._cards(action.get("discard", []), "discard", errors, name)
         draw = self._cards(action["draw"], "draw", errors, name) if "draw" in action else None
@@ -651,18 +780,8 @@ class Deal:
             self._offence(s, kind, c, evidence, "single-loo")
             return
         if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None:
-            self._forced_pass.add(s)
-            self._offence(s, kind, c, evidence, "full-loo")
-            if self._to_act == s:
-                self._decl[s] = "pass"
-                self._next_declarer()
-            return
+            self._forced_pass.add(s)  # must throw up: the only declaration left is a pass
         self._offence(s, kind, c, evidence, "full-loo")
-        if kind == "threw-up-after-lead" and self.phase == PLAY and s in self._standers:
-            self._thrown_up.add(s)
-            if s in self._turn[self._pos:] and s not in self._in_trick:
-                self._turn = [i for i in self._turn if i != s or i in self._in_trick]
-                self._advance()
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str) -> None:
         """Record a violation; play offenders are looed once (poker-Loo: burned, hand void)."""
@@ -718,6 +837,12 @@ class Deal:
             self._after_exchange()
         if self.phase == FLUSH:
             self._start_play()
+        while self.phase == DECLARE and self._to_act in self._forced_pass:
+            self._decl[self._to_act] = "pass"
+            self._next_declarer()
+        if self.phase == DECLARE and self._bold and self._to_act == self._d:
+            self._decl[self._d] = "stand"
+            self._after_declarations()
         if self.phase == DECLARE and self._mode == "eldest-miss":
             for i in self._declared_order:
                 if self._decl[i] is None:
@@ -740,7 +865,10 @@ class Deal:
             self._enter_play(self._seat(action))
             if self.phase != PLAY:
                 raise self._err("play: the deal is already over", player=action.get("player"))
-        s = self._seat(action)
+        try:
+            s = self._idx[action["player"]]
+        except (KeyError, TypeError):
+            s = self._seat(action)
         cardtext = action.get("card")
         try:
             c = CODE[cardtext]
@@ -822,6 +950,8 @@ class Deal:
             self._led = self._es[c]
             self._best = key
             self._pam_led = c == self._pam
+            self._special = self._pam_led or (self._ace_first and self._trick_no == 1
+                                              and self._trump is not None)
             if self._pam >= 0 and self._trump is not None \
                     and c == self._trump * 13 + ACE - 2:
                 self._lead_civility(hand)
@@ -834,7 +964,11 @@ class Deal:
         tc.append((s, c))
         self._in_trick.add(s)
         if in_turn:
-            self._pos += 1
+            pos = self._pos = self._pos + 1
+            turn = self._turn
+            if pos < len(turn) and turn[pos] not in self._in_trick:
+                self._to_act = turn[pos]
+                return
         self._advance()
 
     def _advance(self) -> None:
@@ -885,12 +1019,8 @@ class Deal:
 
     # ---------------------------------------------------------------- the duties
     def _lead_duty(self) -> bool:
-        mode = self.rules.lead_trump
-        if self._trump is None or mode == "none":
-            return False
-        if mode == "every-trick":
-            return True
-        return self._trick_no <= (1 if mode == "first-trick" else 2)
+        """Must this trick's leader lead a trump (``lead_trump``)?"""
+        return self._trump is not None and self._trick_no <= self._duty_upto
 
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""
@@ -908,15 +1038,21 @@ class Deal:
         trump = self._trump
         if trump is None:
             return None
+        duty = self._trick_no <= self._duty_upto
+        if not duty and not self._ace_first:
+            return None
+        es = self._es
+        if duty and es[c] == trump and not self._lead_extra and not self._ace_first:
+            return None
         r = self.rules
         if r.trump_ace_first_trick and self._trick_no == 1:
             must = self._first_trick_card()
             if must in hand and c != must:
                 return ("failed-to-play-trump-ace",
                         f"held {NAME[must]} and led {NAME[c]} to the first trick")
-        if not self._lead_duty():
+        if not duty:
             return None
-        es, key = self._es, self._key
+        key = self._key
         if es[c] == trump:
             if r.lead_trump_ace:
                 ace = self._lead_ace()
@@ -944,9 +1080,24 @@ class Deal:
             mode == "request" or (mode == "request-if-next-trump" and king in hand_after)))
 
     def _judge_follow(self, s: int, c: int, hand: list[int]) -> tuple[str, str] | None:
-        es, key, trump, pam = self._es, self._key, self._trump, self._pam
-        led = self._led
+        es = self._es
         ce = es[c]
+        led = self._led
+        pam = self._pam
+        if ce == led and c != pam and not self._special:
+            # following suit, the common case: heading is the only duty left
+            if not self._head:
+                return None
+            key = self._key
+            best = self._best
+            if key[c] > best or (best >= TRUMP_KEY and led != self._trump):
+                return None
+            for x in hand:
+                if es[x] == led and x != pam and key[x] > best:
+                    return ("failed-to-head", f"held {NAME[x]}, which beats "
+                            f"{self._best_name()}, and played {NAME[c]}")
+            return None
+        key, trump = self._key, self._trump
         r = self.rules
         if r.trump_ace_first_trick and self._trick_no == 1 and trump is not None:
             must = self._first_trick_card()
@@ -1049,7 +1200,7 @@ class Deal:
 
     def _probe(self, fn: Any) -> Any:
         """Evaluate ``fn`` as if play had begun now, then restore the state."""
-        saved = dict(self.__dict__)
+        saved = {k: getattr(self, k) for k in self.__slots__ if hasattr(self, k)}
         try:
             self._ex_queue = []
             if self.phase == EXCHANGE:
@@ -1058,8 +1209,8 @@ class Deal:
                 self._start_play()
             return fn() if self.phase == PLAY else None
         finally:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
+            for k, v in saved.items():
+                setattr(self, k, v)
 
     def legal_plays(self, player: str) -> list[str]:
         """Cards ``player`` may play now without any violation (empty if not their turn)."""
@@ -1151,8 +1302,10 @@ class Deal:
         """The verdict of deal-record.md for a deal that is over."""
         if self.phase != OVER:
             self.finish()
-        from .verdict import build_verdict
-        return build_verdict(self)
+        if self._result is None:
+            from .verdict import build_verdict
+            self._result = build_verdict(self)
+        return self._result
 
 
 __all__ = ["Deal", "card_tables", "ENGINE_VERSION"]

@@ -82,6 +82,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             errors.extend(err.errors)
             if len(errors) >= _MAX_ERRORS:
                 break
+    errors.extend(deal.deferred_errors)
     if result is not None and not errors:
         _apply_result(deal, result, errors)
     if not errors:
@@ -104,28 +105,36 @@ def _card(text: Any) -> int | None:
     return c
 
 
+def _cards(texts: Any) -> list[int | None]:
+    try:
+        return [CODE[c] for c in texts]
+    except (KeyError, TypeError):
+        return [_card(c) for c in texts] if isinstance(texts, list) else []
+
+
 def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any,
                  actions: list, errors: list[dict], bad: set[int], check: bool
                  ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str]]:
     """Each player's dealt hand: given, or read back from plays, discards and draws."""
     plays: dict[str, list[int]] = {}
-    seen: dict[int, tuple[str, int]] = {}
+    seen: set[int] = set()
     discards: dict[str, list[int]] = {}
     draws: dict[str, list[int]] = {}
     miss_player: str | None = None
     stock = record.get("stock")
     stock_cards = [_card(c) for c in stock] if isinstance(stock, list) else None
     stock_pos = 0
+    code = CODE
     for i, a in enumerate(actions):
-        if not isinstance(a, Mapping):
+        if type(a) is not dict and not isinstance(a, Mapping):
             errors.append(record_error("action: must be an object", index=i, field="actions"))
             bad.add(i)
             continue
         kind = a.get("action")
-        player = a.get("player")
         if kind == "play":
+            player = a.get("player")
             text = a.get("card")
-            c = CODE.get(text) if isinstance(text, str) else None
+            c = code.get(text) if type(text) is str else None
             if c is None:
                 c = _card(text)
                 if c is None:
@@ -133,27 +142,26 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                                                player=player, card=str(text), field="card"))
                     bad.add(i)
                     continue
-            first = seen.get(c)
-            if first is not None:
-                errors.append(record_error(
-                    f"{NAME[c]} is played twice (first by {first[0]}, action {first[1]})",
-                    index=i, player=player, card=NAME[c]))
+            if c in seen:
+                errors.append(record_error(f"{NAME[c]} is played twice", index=i,
+                                           player=player, card=NAME[c]))
                 bad.add(i)
                 continue
-            seen[c] = (player, i)
+            seen.add(c)
             got = plays.get(player)
             if got is None:
                 plays[player] = [c]
             else:
                 got.append(c)
         elif kind == "exchange":
-            out = [_card(c) for c in a.get("discard") or []]
+            player = a.get("player")
+            out = _cards(a.get("discard") or [])
             discards[player] = [c for c in out if c is not None]
             n_draw = len(out)
             if player == dealer and r.turnup_to_dealer and r.game != "irish":
                 n_draw -= 1
             if "draw" in a and isinstance(a["draw"], list):
-                drawn = [_card(c) for c in a["draw"]]
+                drawn = _cards(a["draw"])
             elif stock_cards is not None:
                 drawn = stock_cards[stock_pos:stock_pos + max(n_draw, 0)]
             else:
@@ -162,7 +170,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             draws[player] = [c for c in drawn if c is not None]
         elif kind in _MISS_ACTIONS and r.game == "three-card":
             if kind == "take-miss" or miss_player is None:
-                miss_player = player
+                miss_player = a.get("player")
     given = record.get("hands") or {}
     if not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))
@@ -178,7 +186,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             if miss is None:
                 miss = list(cards)
             continue
-        dealt = list(cards)
+        dealt = cards
         if player in discards or player in draws:
             drawn = draws.get(player, [])
             dealt = [c for c in discards.get(player, []) if c not in cards] + \
@@ -188,8 +196,15 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 dealt = [c for c in dealt if c != turnup]
         hands[player] = dealt
         inferred.append(player)
-    if check and (given or record.get("miss") is not None or turnup is not None):
-        _check_owners(record, r, given, miss_player, dealer, turnup, actions, seen, errors, bad)
+    if check and (given or record.get("miss") is not None or turnup in seen):
+        first_play = {}
+        for i, a in enumerate(actions):
+            if i not in bad and type(a) is dict and a.get("action") == "play":
+                c = _card(a.get("card"))
+                if c is not None and c not in first_play:
+                    first_play[c] = (a.get("player"), i)
+        _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
+                      errors, bad)
     return hands, miss, inferred
 
 

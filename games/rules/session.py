@@ -73,5 +73,6 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
         verdict["number"] = number
         following = verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
-        redeal, sits_out = following.get("redeal", False), following.get("sits_out", [])
+        redeal = "redeal" in verdict
+        sits_out = verdict["redeal"]["sits_out"] if redeal else []
         yield verdict

@@ -66,9 +66,6 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         first = False
     following: dict[str, Any] = {"dealer": seats[nxt], "pool": settlement["pool_after"],
                                  "first_of_series": first}
-    if how == "thrown-in":
-        following["redeal"] = True
-        following["sits_out"] = list(deal._sits_out_next)
     verdict: dict[str, Any] = {
         "status": ("unverified" if deal._unverified
                    else "irregular" if deal.violations else "valid"),
@@ -76,9 +73,7 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         "trumps": None if deal._trump is None else SUITS[deal._trump],
         "dealer": deal.dealer,
         "standers": [seats[s] for s in standers],
-        "tricks": [{"number": no, "leader": seats[lead],
-                    "cards": {seats[p]: NAME[c] for p, c in cards}, "winner": seats[win]}
-                   for no, lead, cards, win in deal._tricks if cards],
+        "tricks": _tricks(deal._tricks, seats),
         "tricks_won": {seats[s]: deal._won[s] for s in standers},
         "violations": deal.violations,
         "settlement": settlement,
@@ -86,6 +81,8 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         "next": following,
         "engine": {"version": ENGINE_VERSION, "rules": r.to_options()},
     }
+    if how == "thrown-in":
+        verdict["redeal"] = {"sits_out": list(deal._sits_out_next)}
     if deal._defender >= 0:
         verdict["defender"] = seats[deal._defender]
     if deal._flushes:
@@ -159,3 +156,13 @@ def _settle_flush(deal: Deal, pool: int, full: int, take: Any, loo: Any) -> None
     for s in deal._standers:
         if s not in holders and not _pam_immune(deal, s):
             loo(s)
+
+
+def _tricks(tricks: list, seats: list[str]) -> list[dict[str, Any]]:
+    """The verdict's tricks, in play order (none for a result-only record)."""
+    out = []
+    for no, lead, cards, win in tricks:
+        if cards:
+            out.append({"number": no, "leader": seats[lead],
+                        "cards": {seats[p]: NAME[c] for p, c in cards}, "winner": seats[win]})
+    return out
