@@ -311,3 +311,20 @@ def test_a_looed_simple_pool_is_followed_by_a_double_pool_in_a_session():
     # deal 2: double pool (6 carried + ann's 3); all pass before ann, who takes 9
     assert v2["pool_kind"] == "double" and v2["settlement"]["pool_before"] == 6
     assert_settled(v2, payouts={"ann": 9}, pool_after=0, deltas={"ann": 6})
+
+
+def test_verdict_shape_and_the_state_machine_agree_with_replay():
+    from games.rules import ENGINE_VERSION, Deal, RuleSet
+
+    rec = base()
+    v = play(rec)
+    assert [t["number"] for t in v["tricks"]] == [1, 2, 3]
+    rules = RuleSet.from_options({"game": "three-card"})
+    assert v["engine"] == {"version": ENGINE_VERSION, "rules": rules.to_options()}
+    hands = {"ann": ["AD", "9H", "4C"], "bob": ["2C", "3C", "5C"], "cat": ["QS", "5S", "2H"],
+             "dan": ["6C", "7C", "9C"]}
+    deal = Deal(rules, SEATS.split(), "dan", pool=6, hands=hands, miss=MISS, turnup="7D")
+    for action in rec["actions"]:
+        deal.push(action)
+    assert deal.phase == "over" and deal.to_act is None
+    assert deal.verdict() == v

@@ -250,3 +250,13 @@ def test_trumps_never_turned_when_nobody_is_void():
     assert winners(v) == ["bob", "ann", "ann"]
     assert_settled(v, payouts={"ann": 6, "bob": 3}, pool_after=0,
                    deltas={"ann": 6, "bob": 3, "dan": -3})
+
+
+def test_miss_taker_with_three_trumps_shows_a_flush():
+    # bob takes the miss 2D 3D 4D: a flush; ann, the other stander, is looed
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2D", "3D", "4D"],
+                 rules=rules(flush="three-trumps"),
+                 actions="ann stand; bob miss; cat pass; dan pass; bob flush")
+    v = play(rec)
+    assert_settled(v, payouts={"bob": 9}, loos={"ann": 3}, pool_after=3,
+                   deltas={"ann": -3, "bob": 9, "dan": -3})

@@ -152,3 +152,12 @@ def test_simple_pool_highest_retroactive_trump_takes_the_first_trick():
     assert winners(v) == ["cat", "cat", "ann"] and v["status"] == "valid"
     assert_settled(v, payouts={"cat": 2, "ann": 1}, loos={"bob": 3, "dan": 3}, pool_after=6,
                    deltas={"ann": 1, "bob": -3, "cat": 2, "dan": -6})
+
+
+def test_unlimited_loo_in_a_simple_pool_with_antes_each():
+    v = play(record(SEATS, "dan", turnup="8S", pool=0, actions=RETRO,
+                    rules={"game": "three-card", "loo": "unlimited",
+                           "ante": {"dealer": 6, "each": 3}}))
+    # P = 15, trick 5: cat 10, ann 5; bob and dan each match the pool: 15 + 15 = 30 next
+    assert_settled(v, pool=15, payouts={"cat": 10, "ann": 5}, loos={"bob": 15, "dan": 15},
+                   pool_after=30, deltas={"ann": 2, "bob": -18, "cat": 7, "dan": -21})
