@@ -15,9 +15,11 @@ EXCHANGE = "ann exchange 2C 3H > AS QD; cat exchange; dan exchange 2S 3S 4C > AD
 PLAYS = "ann KD; cat 4D; dan AD\ndan 6S; ann AS; cat 9S\nann QD; cat JH; dan 5H"
 
 
-def irish(*parts: str, pool: int = 0, turnup: str | None = "7D", **options) -> dict:
+def irish(*parts: str, pool: int = 0, turnup: str | None = "7D", hands: dict | None = None,
+          **options) -> dict:
+    extra = {"hands": hands} if hands else {}
     return record(SEATS, "dan", turnup=turnup, pool=pool, actions="\n".join(parts),
-                  rules={**IRISH, **options})
+                  rules={**IRISH, **options}, **extra)
 
 
 def test_irish_exchange_and_play():
@@ -110,3 +112,15 @@ def test_irish_club_law_refuses_a_pass_under_clubs(club_law, refused):
 def test_only_standers_exchange():
     errors = record_errors(irish(DECLARE, "bob exchange 2C > 9C"))
     assert any(e["index"] == 4 and e["player"] == "bob" for e in errors), errors
+
+
+def test_discarding_a_card_not_held_is_a_record_error():
+    rec = irish(DECLARE, "ann exchange 9C > AS", hands={"ann": ["2C", "3H", "KD"]})
+    assert any(e["index"] == 4 and e["player"] == "ann" for e in record_errors(rec))
+
+
+def test_drawing_a_card_another_player_holds_is_a_record_error():
+    # ann draws 4D, which cat plays to trick 1
+    rec = irish(DECLARE, "ann exchange 2C 3H > AS 4D; cat exchange; dan exchange 2S 3S 4C > AD 5H 6S",
+                "ann KD; cat 4D; dan AD; dan 6S; ann AS; cat 9S; ann QD; cat JH; dan 5H")
+    assert any(e["player"] in ("ann", "cat") for e in record_errors(rec))

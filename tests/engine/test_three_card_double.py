@@ -328,3 +328,19 @@ def test_verdict_shape_and_the_state_machine_agree_with_replay():
         deal.push(action)
     assert deal.phase == "over" and deal.to_act is None
     assert deal.verdict() == v
+
+
+def test_dealer_standing_on_his_own_cards_can_be_looed():
+    # unlike a defence: ann AD KD QD v. dan standing on 2S 3S 4S; ann takes all three
+    rec = record(SEATS, "dan", turnup="7D", pool=6, actions="""ann stand; bob pass; cat pass; dan stand
+        ann AD; dan 2S; ann KD; dan 3S; ann QD; dan 4S""")
+    v = play(rec)
+    # ann takes all P = 9; dan looed 3 -> next pool 3; dan -3 ante -3 loo
+    assert_settled(v, payouts={"ann": 9}, loos={"dan": 3}, pool_after=3,
+                   deltas={"ann": 9, "dan": -6})
+
+
+def test_action_after_the_deal_is_over_is_a_record_error():
+    rec = base()
+    rec["actions"].append({"player": "ann", "action": "play", "card": "2S"})
+    assert any(e["index"] == 13 for e in record_errors(rec))

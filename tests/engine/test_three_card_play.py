@@ -253,3 +253,14 @@ def test_simple_pool_first_trick_has_no_trump_duty_in_legal_plays():
     assert deal.play_violation("cat", "3C") is None
     deal.push({"player": "cat", "action": "play", "card": "3C"})
     assert deal.legal_plays("dan") == ["AH"]                       # must head KH
+
+
+def test_simple_pool_first_trick_heading_ignores_the_trumps_still_unknown():
+    # cat's 4S will be a trump once 8S is turned, but while trick 1 is played the best card is
+    # bob's KH, so dan must still head it with AH
+    hands = {"ann": ["9H", "QC", "2D"], "bob": ["KH", "5C", "7D"],
+             "cat": ["4S", "JD", "3C"], "dan": ["AH", "6H", "6D"]}
+    deal = deal_at(RULES, SEATS, "dan", "ann 9H; bob KH; cat 4S", pool=0, hands=hands,
+                   turnup="8S")
+    assert deal.legal_plays("dan") == ["AH"]
+    assert deal.play_violation("dan", "6H") == "failed-to-head"
