@@ -1,0 +1,171 @@
+"""One hand-worked deal per game through the public API, plus the CLI and the refusals.
+
+The detailed rule-by-rule tests live in the other tests/engine modules; these prove that each
+game's whole path (declare, exchange, flush or play, settle, next) works end to end.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.rules import (ENGINE_VERSION, PRESETS, Deal, RecordError, RuleError, RuleSet,
+                         format_card, parse_card, replay, replay_session)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def acts(text: str) -> list[dict]:
+    """``ann stand; ann AH; ann exchange 4D > AS`` -> record actions."""
+    out = []
+    for part in text.replace("\n", ";").split(";"):
+        words = part.split()
+        if not words:
+            continue
+        player, verb = words[0], words[1]
+        if verb in ("stand", "pass", "take-miss", "defend", "flush"):
+            out.append({"player": player, "action": verb})
+        elif verb == "exchange":
+            discard, _, draw = " ".join(words[2:]).partition(">")
+            out.append({"player": player, "action": "exchange", "discard": discard.split(),
+                        "draw": draw.split()})
+        else:
+            out.append({"player": player, "action": "play", "card": verb})
+    return out
+
+
+def money(verdict: dict) -> tuple[dict, dict, int, dict]:
+    s = verdict["settlement"]
+    nz = lambda d: {k: v for k, v in d.items() if v}  # noqa: E731
+    assert sum(s["deltas"].values()) + s["pool_after"] - s["pool_before"] == 0
+    return nz(s["payouts"]), nz(s["loo_payments"]), s["pool_after"], nz(s["deltas"])
+
+
+def test_cards_read_every_spelling_and_print_canonically():
+    assert format_card(parse_card("10h")) == "TH"
+    assert format_card(parse_card("10♥")) == "TH"
+    assert format_card("♠A") == "AS"
+    with pytest.raises(ValueError):
+        parse_card("1X")
+
+
+def test_three_card_double_pool_sweep_and_loo():
+    # P = 3 + 3. Hearts trumps. ann leads her AH (trump duty), wins all three: takes 6;
+    # cat stood and took nothing: looed 3 into the next pool.
+    record = {"format": "loo-deal/1", "rules": {"game": "three-card"}, "pool": 3,
+              "seats": ["ann", "bob", "cat"], "dealer": "cat", "turnup": "7H",
+              "actions": acts("ann stand; bob pass; cat stand; ann AH; cat KH; ann 2C; cat QS;"
+                              "ann 3C; cat JS")}
+    v = replay(record)
+    assert v["status"] == "valid" and v["pool_kind"] == "double" and v["trumps"] == "H"
+    assert v["tricks_won"] == {"ann": 3, "cat": 0}
+    assert money(v) == ({"ann": 6}, {"cat": 3}, 3, {"ann": 6, "cat": -6})
+    assert v["next"] == {"dealer": "ann", "pool": 3, "first_of_series": False}
+    assert v["engine"] == {"version": ENGINE_VERSION,
+                           "rules": RuleSet.from_options({"game": "three-card"}).to_options()}
+
+
+def test_irish_loo_exchange_then_play():
+    # P = 3, a trick 1. ann swaps 4D for AS from the stock; ann 2 tricks, bob 1.
+    record = {"rules": {"preset": "irish"}, "seats": ["ann", "bob", "cat", "dan"],
+              "dealer": "dan", "turnup": "2S",
+              "actions": acts("ann stand; bob stand; cat pass; dan pass; ann exchange 4D > AS;"
+                              "ann AS; bob QS; ann KD; bob 3D; ann 5H; bob 7H")}
+    v = replay(record)
+    assert v["pool_kind"] is None and v["standers"] == ["ann", "bob"]
+    assert [t["winner"] for t in v["tricks"]] == ["ann", "ann", "bob"]
+    assert money(v) == ({"ann": 2, "bob": 1}, {}, 0, {"ann": 2, "bob": 1, "dan": -3})
+
+
+def test_five_card_flush_takes_the_pool_and_loos_the_other_stander():
+    record = {"rules": {"game": "five-card"}, "seats": ["ann", "bob", "cat", "dan"],
+              "dealer": "dan", "turnup": "3S", "hands": {"ann": ["2H", "5H", "7H", "9H", "KH"]},
+              "actions": acts("ann stand; bob stand; cat pass; dan pass; ann flush")}
+    v = replay(record)
+    assert v["tricks"] == [] and v["flushes"] == [{"player": "ann",
+                                                    "cards": ["2H", "5H", "7H", "9H", "KH"]}]
+    assert money(v) == ({"ann": 5}, {"bob": 5}, 5, {"ann": 5, "bob": -5, "dan": -5})
+
+
+def test_poker_loo_first_deal_three_tricks_take_the_pot_and_nothing_burns_twice():
+    # antes cat 6, ann 5, bob 5: P = 16. ann 3 tricks takes 16; bob's 2 neither win nor burn;
+    # cat took none: burned, matching the pot (16). The series goes on (pot not empty).
+    record = {"rules": {"game": "poker-loo"}, "number": 1, "seats": ["ann", "bob", "cat"],
+              "dealer": "cat", "turnup": "2D",
+              "actions": acts("ann AS; bob AH; cat 2S; ann KS; bob KH; cat 3H; ann QS; bob 4C;"
+                              "cat 4H; ann 2C; bob 5C; cat 6H; bob 6C; cat 7H; ann 3C")}
+    v = replay(record)
+    assert v["tricks_won"] == {"ann": 3, "bob": 2, "cat": 0}
+    assert money(v) == ({"ann": 16}, {"cat": 16}, 16, {"ann": 11, "bob": -5, "cat": -22})
+    assert v["next"] == {"dealer": "ann", "pool": 16, "first_of_series": False}
+
+
+def test_result_only_record_is_settled_but_unverified():
+    record = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bob", "cat", "dan"],
+              "dealer": "dan", "actions": acts("ann stand; bob stand; cat pass; dan pass"),
+              "result": {"tricks": {"ann": 2, "bob": 1}}}
+    v = replay(record)
+    assert v["status"] == "unverified" and v["tricks"] == []
+    assert money(v) == ({"ann": 6, "bob": 3}, {}, 0, {"ann": 6, "bob": 3, "dan": -3})
+
+
+def test_deal_state_machine_names_legal_plays_and_the_rule_a_card_breaks():
+    deal = Deal({"game": "three-card"}, ["ann", "bob", "cat"], "cat", pool=3, turnup="7H",
+                hands={"ann": ["AH", "2C", "3C"], "bob": ["4D", "5D", "6D"],
+                       "cat": ["KH", "QS", "JS"]}, miss=["8D", "9D", "TD"])
+    assert deal.phase == "declare" and deal.to_act == "ann"
+    assert {a["action"] for a in deal.legal_actions()} == {"stand", "pass", "take-miss"}
+    for action in acts("ann stand; bob pass; cat stand"):
+        deal.push(action)
+    assert deal.phase == "play" and deal.legal_plays("ann") == ["AH"]
+    assert deal.play_violation("ann", "2C") == "failed-to-lead-trump"
+    deal.push({"player": "ann", "action": "play", "card": "AH"})
+    assert deal.legal_plays("cat") == ["KH"] and deal.play_violation("cat", "QS") == "revoke"
+
+
+def test_refusals_name_what_is_wrong():
+    with pytest.raises(RuleError, match="pam_be_sorry: unknown option"):
+        RuleSet.from_options({"game": "five-card", "pam_be_sorry": True})
+    with pytest.raises(RuleError, match="seats"):
+        RuleSet.from_options({"preset": "five-card"}).check_seats([f"p{i}" for i in range(9)])
+    simple_pass = {"rules": {"game": "three-card"}, "pool": 0, "seats": ["ann", "bob", "cat"],
+                   "dealer": "cat", "turnup": "7H", "actions": acts("ann pass")}
+    with pytest.raises(RecordError) as caught:
+        replay(simple_pass)
+    assert caught.value.errors[0]["index"] == 0 and caught.value.errors[0]["player"] == "ann"
+    assert sorted(PRESETS) == sorted(["three-card", "three-card-unlimited", "three-card-mixed",
+                                      "irish", "five-card", "five-card-unlimited", "poker-loo",
+                                      "undivided", "mississippi"])
+
+
+def test_session_file_through_the_command_line_carries_pool_and_dealer(tmp_path):
+    header = {"format": "loo-session/1", "seats": ["ann", "bob", "cat"],
+              "rules": {"game": "three-card"}, "first_dealer": "cat", "pool": 3,
+              "banker": "club", "chip_value": 1, "buy_ins": {"ann": 20, "bob": 20, "cat": 20}}
+    first = {"turnup": "7H", "actions": acts("ann stand; bob pass; cat stand; ann AH; cat KH;"
+                                             "ann 2C; cat QS; ann 3C; cat JS")}
+    second = {"dealer": "ann", "pool": 3, "turnup": "9C",
+              "actions": acts("bob pass; cat pass")}  # ann, the dealer, takes 3 + 3
+    path = tmp_path / "night.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in (header, first, second)) + "\n")
+    done = subprocess.run([sys.executable, "-m", "games.rules", "replay", str(path)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(v["number"], v["dealer"], v["settlement"]["pool_before"]) for v in lines] == [
+        (1, "cat", 3), (2, "ann", 3)]
+    assert lines[1]["settlement"]["payouts"] == {"ann": 6}
+    assert [v["number"] for v in replay_session(path.read_text().splitlines())] == [1, 2]
+
+
+def test_command_line_record_error_exits_1_with_errors(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"rules": {"game": "three-card"}, "seats": ["ann", "bob"],
+                                "dealer": "zed", "actions": []}))
+    done = subprocess.run([sys.executable, "-m", "games.rules", "replay", "-"],
+                          input=path.read_text(), capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"][0]["field"] == "dealer"
