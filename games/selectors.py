@@ -12,15 +12,37 @@ from games.models import POOL, Deal, GameSession, LedgerEntry
 
 @dataclass(frozen=True)
 class NextDeal:
-    """What the server expects of the next deal: its number, dealer, pool and series flag."""
+    """What the server expects of the next deal: its number, dealer, pool and series flag.
+
+    ``sits_out`` is not None when the next deal is a redeal by the same dealer (poker-Loo's
+    revoke): the record is then replayed with ``redeal: true`` and those players sitting out,
+    as the engine's own ``replay_session`` does.
+    """
 
     number: int
     dealer: str
     pool: int
     first_of_series: bool
+    sits_out: tuple[str, ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.sits_out is None:
+            out.pop("sits_out")
+        else:
+            out["sits_out"] = list(self.sits_out)
+        return out
+
+    @classmethod
+    def after(cls, verdict: dict[str, Any], number: int, pool: int | None = None) -> NextDeal:
+        """The deal after deal ``number`` whose verdict this is (pool: the verdict's unless given)."""
+        nxt = verdict.get("next") or {}
+        redeal = verdict.get("redeal")
+        return cls(
+            number + 1, str(nxt["dealer"]), int(nxt["pool"] if pool is None else pool),
+            bool(nxt.get("first_of_series", False)),
+            tuple(redeal.get("sits_out") or ()) if isinstance(redeal, dict) else None,
+        )
 
 
 def session_list(*, club: Club) -> QuerySet[GameSession]:
@@ -53,13 +75,7 @@ def session_next(session: GameSession) -> NextDeal:
     pool = pool_balance(session)
     if last is None or last.current is None:
         return NextDeal(1, session.first_dealer, pool, True)
-    nxt = last.current.verdict.get("next") or {}
-    return NextDeal(
-        last.number + 1,
-        str(nxt.get("dealer", session.first_dealer)),
-        pool,
-        bool(nxt.get("first_of_series", False)),
-    )
+    return NextDeal.after(last.current.verdict, last.number, pool=pool)
 
 
 def deal_list(*, session: GameSession) -> QuerySet[Deal]:

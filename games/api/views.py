@@ -102,9 +102,9 @@ class DealListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, generics.
                    "dealer or pool, or a player who would go below zero chips.")
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = self.get_session()
         data = s.DealCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        session = self.get_session()
         deal = deal_record(session=session, user=request.user, **data.validated_data)
         location = reverse("deal-detail", args=[self.club.slug, session.pk, deal.number])
         return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
@@ -143,9 +143,10 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
                    "deal would become impossible; `errors` name the deal and why.")
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = self.get_session()
         data = s.CorrectionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        correction = deal_correct(session=self.get_session(), number=self.kwargs["number"],
+        correction = deal_correct(session=session, number=self.kwargs["number"],
                                   user=request.user, **data.validated_data)
         return Response(correction_data(correction, data.validated_data["reason"]),
                         status=status.HTTP_201_CREATED)
@@ -177,9 +178,10 @@ class PurchaseListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, gener
                    parameters=[IDEMPOTENCY_PARAM])
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session = self.get_session()
         data = s.PurchaseSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        purchase = purchase_record(session=self.get_session(), user=request.user, **data.validated_data)
+        purchase = purchase_record(session=session, user=request.user, **data.validated_data)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 

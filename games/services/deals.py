@@ -35,9 +35,7 @@ def _mismatch(errors: list[dict[str, Any]]) -> Problem:
                    code="record-mismatch")
 
 
-def session_record(
-    session: GameSession, record: Mapping[str, Any], *, number: int, dealer: str, pool: int
-) -> dict[str, Any]:
+def session_record(session: GameSession, record: Mapping[str, Any], expected: NextDeal) -> dict[str, Any]:
     """The record completed with what the session knows (seats, number, dealer, pool).
 
     Whatever the client stated must agree: seats, number, rules, the dealer whose turn it is and
@@ -46,6 +44,7 @@ def session_record(
     if not isinstance(record, Mapping):
         raise _mismatch([{"field": "record", "message": "The record must be a JSON object."}])
     errors: list[dict[str, Any]] = []
+    number, dealer, pool = expected.number, expected.dealer, expected.pool
     rec = dict(record)
     if "seats" in rec and rec["seats"] != session.seats:
         errors.append({"field": "record.seats",
@@ -68,6 +67,9 @@ def session_record(
     rec.pop("rules", None)
     rec.update(format=rec.get("format", RECORD_FORMAT), seats=list(session.seats), number=number,
                dealer=dealer, pool=pool)
+    if expected.sits_out is not None:
+        rec.setdefault("redeal", True)
+        rec.setdefault("sits_out", list(expected.sits_out))
     return rec
 
 
@@ -111,7 +113,7 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
     nxt = session_next(locked)
     if number != nxt.number:
         raise number_conflict(number, nxt)
-    rec = session_record(locked, record, number=number, dealer=nxt.dealer, pool=nxt.pool)
+    rec = session_record(locked, record, nxt)
     verdict = _replay(locked, rec, pool=nxt.pool, first_of_series=nxt.first_of_series)
     if not locked.allow_credit:
         errors = credit_errors(ledger_balances(locked), verdict["settlement"]["deltas"])
@@ -182,26 +184,29 @@ def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
     )
 
 
-def _replan(locked: GameSession, later: list[Deal], carry: dict[str, Any], number: int) -> list[_Step]:
+def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int) -> list[_Step]:
     """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag."""
     from games.rules import RecordError
 
     steps = []
     for deal in later:
         old = deal.current
-        if carry["dealer"] != old.dealer:
+        if carry.dealer != old.dealer:
             raise _refused(number, [{
                 "deal": deal.number, "player": old.dealer, "field": "record.dealer",
-                "message": f"it was dealt by {old.dealer}, but after the correction it would be {carry['dealer']}'s deal.",
+                "message": f"it was dealt by {old.dealer}, but after the correction it would be {carry.dealer}'s deal.",
             }])
-        record = {**old.record, "pool": carry["pool"]}
+        record = {k: v for k, v in old.record.items() if k not in ("redeal", "sits_out")}
+        record["pool"] = carry.pool
+        if carry.sits_out is not None:
+            record.update(redeal=True, sits_out=list(carry.sits_out))
         try:
-            verdict = engine_replay(record, locked.resolved_rules, pool=carry["pool"],
-                                    first_of_series=carry["first_of_series"])
+            verdict = engine_replay(record, locked.resolved_rules, pool=carry.pool,
+                                    first_of_series=carry.first_of_series)
         except RecordError as exc:
             raise _refused(number, [{**e, "deal": deal.number} for e in record_problem(exc).errors]) from exc
-        steps.append(_Step(deal, record, verdict, carry["first_of_series"], DealRevision.Cause.RESETTLED))
-        carry = verdict["next"]
+        steps.append(_Step(deal, record, verdict, carry.first_of_series, DealRevision.Cause.RESETTLED))
+        carry = NextDeal.after(verdict, deal.number)
     return steps
 
 
@@ -241,10 +246,12 @@ def deal_correct(
         raise Problem(404, "No such deal", detail=f"Deal {number} is not recorded in session {locked.pk}.",
                       code="not-found")
     target, cur = deals[0], deals[0].current
-    rec = session_record(locked, record, number=number, dealer=cur.dealer, pool=cur.pool_before)
+    expected = NextDeal(number, cur.dealer, cur.pool_before, cur.first_of_series,
+                        tuple(cur.record["sits_out"]) if cur.record.get("redeal") else None)
+    rec = session_record(locked, record, expected)
     verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
     steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
-    steps += _replan(locked, deals[1:], verdict["next"], number)
+    steps += _replan(locked, deals[1:], NextDeal.after(verdict, number), number)
     _check_credit_after(locked, steps, number)
 
     changes: list[DealChange] = []

@@ -1,0 +1,99 @@
+"""POST /api/v1/replay: the dry run answers the verdict and stores nothing."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import Deal, LedgerEntry
+
+from .conftest import example, problem
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/replay"
+RULES = {"preset": "three-card"}
+
+
+def test_dry_run_returns_the_verdict_and_stores_nothing(scorer_client):
+    response = scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": example("e1_miss_taker_revokes.json")},
+                                  format="json")
+    assert response.status_code == 200, response.content
+    verdict = response.json()
+    assert verdict["status"] == "irregular" and verdict["pool_kind"] == "double"
+    assert [(v["player"], v["rule"], v["trick"]) for v in verdict["violations"]] == [("bob", "revoke", 2)]
+    assert verdict["settlement"]["deltas"] == {"ann": 9, "bob": -3, "cat": 0, "dan": -3}
+    assert verdict["settlement"]["pool_after"] == 3
+    assert verdict["next"] == {"dealer": "ann", "pool": 3, "first_of_series": False}
+    assert not Deal.objects.exists() and not LedgerEntry.objects.exists()
+
+
+def test_pool_and_rules_default_to_the_records_own(outsider_client):
+    record = {**example("e1_miss_taker_revokes.json"), "rules": RULES}
+    verdict = outsider_client.post(URL, {"record": record}, format="json").json()  # any logged-in user
+    assert verdict["settlement"]["pool_before"] == 6
+
+
+def test_other_rules_give_another_verdict(scorer_client):
+    record = example("e1_miss_taker_revokes.json")
+    verdict = scorer_client.post(URL, {"rules": {"preset": "three-card", "loo": "unlimited"}, "pool": 6,
+                                       "record": record}, format="json").json()
+    assert verdict["settlement"]["loo_payments"] == {"bob": 9}  # matches the pool of 9
+
+
+def test_record_error_names_index_player_and_card(scorer_client):
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": example("e4_card_played_twice.json")},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    assert any((e["index"], e["player"], e["card"]) == (9, "bob", "AD") for e in data["errors"])
+
+
+def test_pool_disagreeing_with_the_record_is_an_error(scorer_client):
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 9, "record": example("e1_miss_taker_revokes.json")},
+                                      format="json"), 400)
+    assert "9" in data["detail"] and "6" in data["detail"]
+
+
+def test_unknown_option_is_named(scorer_client):
+    data = problem(scorer_client.post(URL, {"rules": {"preset": "three-card", "flush": "sometimes"},
+                                            "record": example("e1_miss_taker_revokes.json")}, format="json"), 400)
+    assert data["code"] == "rule-error" and "flush" in data["detail"]
+
+
+def test_rules_are_required(scorer_client):
+    data = problem(scorer_client.post(URL, {"record": example("e1_miss_taker_revokes.json")}, format="json"), 400)
+    assert data["errors"][0]["field"] == "rules"
+
+
+@pytest.mark.parametrize("payload", [{}, {"record": "ann stand"}, {"record": {}, "rules": "three-card"},
+                                     {"record": {}, "rules": RULES, "pool": -1}])
+def test_malformed_requests_are_400(scorer_client, payload):
+    problem(scorer_client.post(URL, payload, format="json"), 400)
+
+
+def test_anonymous_is_401(anon_client):
+    problem(anon_client.post(URL, {"rules": RULES, "record": example("e1_miss_taker_revokes.json")}, format="json"), 401)
+
+
+def _json_values():
+    leaves = st.none() | st.booleans() | st.integers(-5, 60) | st.sampled_from(
+        ["ann", "bob", "dan", "AD", "QD", "10H", "♣7", "stand", "play", "take-miss", "pass", "", "XX"])
+    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4)
+                        | st.dictionaries(st.sampled_from(["player", "action", "card", "tricks", "ann"]), inner, max_size=3),
+                        max_leaves=8)
+
+
+def _records():
+    base = example("e1_miss_taker_revokes.json")
+    keys = st.sampled_from(["seats", "dealer", "pool", "turnup", "hands", "miss", "actions", "result", "number", "stock"])
+    return st.dictionaries(keys, _json_values(), max_size=4).map(lambda changes: {**base, **changes})
+
+
+def test_no_record_makes_a_500(scorer_client):
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(record=_records())
+    def check(record):
+        response = scorer_client.post(URL, {"rules": RULES, "record": record}, format="json")
+        assert response.status_code in (200, 400), (record, response.content[:300])
+
+    check()
