@@ -225,3 +225,19 @@ def test_lone_stander_revoking_against_a_defence():
     assert violations(v) == [("ann", "revoke", 2, "6C", "full-loo")]
     # nothing paid: the dealer wins nothing, ann's trick stays; ann's full loo 3 -> 9 + 3 = 12
     assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12, deltas={"ann": -3, "dan": -3})
+
+
+def test_single_loo_is_the_loo_amount_even_when_loo_is_unlimited():
+    v = play(deal("cat ! looked-at-miss", DECLARE, TRICK1, TRICK2, TRICK3, loo="unlimited"))
+    # single loo = loo_amount 3 -> P = 12, trick 4: ann 8, bob 4; cat looed: matches P = 12
+    assert_settled(v, pool=12, payouts={"ann": 8, "bob": 4}, loos={"cat": 12},
+                   penalties={"cat": 3}, pool_after=12,
+                   deltas={"ann": 8, "bob": 4, "cat": -15, "dan": -3})
+
+
+def test_offenders_early_trick_shares_stay_in_the_pool():
+    v = play(deal(*REVOKE, pool=10, remainder="early-tricks"))
+    # P = 13 pays 5/4/4: ann's trick 1 = 5; bob's tricks 2 and 3 (4 + 4) stay; bob's full loo 3
+    # and cat's loo 3 -> 13 - 5 + 6 = 14
+    assert_settled(v, pool=13, payouts={"ann": 5}, loos={"bob": 3, "cat": 3}, pool_after=14,
+                   deltas={"ann": 5, "bob": -3, "cat": -3, "dan": -3})
