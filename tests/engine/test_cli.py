@@ -1,0 +1,134 @@
+"""The command line (issue 2 item 5): ``python -m games.rules replay FILE|-`` run from the
+repository root with the project's Python, as a separate process."""
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+from games.rules import replay, replay_session
+from tests.engine.dealkit import nonzero, record
+from tests.engine.test_five_card_declare import EXCHANGE_DEAL
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PYTHON = ROOT / ".venv" / "bin" / "python"
+EXAMPLES = pathlib.Path(__file__).resolve().parent / "examples"
+SEATS = ["ann", "bob", "cat", "dan"]
+
+
+def cli(*args, stdin=None, flags=()):
+    """Run the engine's command line from the repository root; returns the finished process."""
+    return subprocess.run([str(PYTHON), *flags, "-m", "games.rules", *args], cwd=ROOT, check=False,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def deal_file(tmp_path, rec, name="deal.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(rec))
+    return path
+
+
+def exchange_record():
+    return record(" ".join(SEATS), "dan", rules={"game": "five-card"}, pool=18, turnup="9H",
+                  actions=EXCHANGE_DEAL)
+
+
+def test_replay_file_prints_the_verdict_and_exits_0(tmp_path):
+    rec = exchange_record()
+    done = cli("replay", str(deal_file(tmp_path, rec)))
+    assert done.returncode == 0, done.stderr
+    verdict = json.loads(done.stdout)
+    assert verdict == replay(rec)
+    assert verdict["settlement"]["pool_after"] == 8  # see test_five_card_declare
+
+
+def test_replay_from_stdin(tmp_path):
+    rec = exchange_record()
+    done = cli("replay", "-", stdin=json.dumps(rec))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == replay(rec)
+
+
+def test_replay_runs_on_the_standard_library_alone(tmp_path):
+    # -S: no site-packages at all (no Django, nothing third-party), only the repository root.
+    rec = exchange_record()
+    done = cli("replay", str(deal_file(tmp_path, rec)), flags=("-S",))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == replay(rec)
+
+
+def test_record_error_prints_every_error_and_exits_1(tmp_path):
+    rec = exchange_record()
+    rec["actions"][11]["card"] = "ZZ"      # not a card
+    rec["actions"][3]["player"] = "zed"    # no such seat
+    done = cli("replay", str(deal_file(tmp_path, rec)))
+    assert done.returncode == 1
+    errors = json.loads(done.stdout)["errors"]
+    assert any(e["index"] == 11 and e["player"] == "bob" and e["card"] == "ZZ" for e in errors)
+    assert any(e["index"] == 3 and e["player"] == "zed" for e in errors)
+
+
+def session_lines(second_dealer="ann"):
+    """Five-card session: deal 1 nobody stands (pool 5 stays), deal 2 bob stands alone."""
+    header = {"format": "loo-session/1", "seats": SEATS, "rules": {"game": "five-card"},
+              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
+              "buy_ins": {seat: 50 for seat in SEATS}}
+    first = {"format": "loo-deal/1", "number": 1, "dealer": "dan", "turnup": "4S",
+             "actions": [{"player": p, "action": "pass"} for p in SEATS]}
+    second = {"format": "loo-deal/1", "number": 2, "dealer": second_dealer, "turnup": "5H",
+              "actions": [{"player": "bob", "action": "stand"},
+                          {"player": "cat", "action": "pass"},
+                          {"player": "dan", "action": "pass"},
+                          {"player": "ann", "action": "pass"}]}
+    return [json.dumps(line) for line in (header, first, second)]
+
+
+def test_session_file_prints_one_verdict_per_line_carrying_the_pool(tmp_path):
+    path = tmp_path / "night.jsonl"
+    path.write_text("\n".join(session_lines()) + "\n")
+    done = cli("replay", str(path))
+    assert done.returncode == 0, done.stderr
+    verdicts = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert len(verdicts) == 2
+    first, second = (v["settlement"] for v in verdicts)
+    # deal 1: 0 + 5 ante stays; deal 2: 5 + 5 ante to bob, the lone stander
+    assert (first["pool_before"], first["pool_after"], first["deltas"]["dan"]) == (0, 5, -5)
+    assert (second["pool_before"], second["pool"], second["pool_after"]) == (5, 10, 0)
+    assert second["deltas"] == {"ann": -5, "bob": 10, "cat": 0, "dan": 0}
+    assert verdicts == list(replay_session(session_lines()))
+
+
+def test_session_on_stdin(tmp_path):
+    done = cli("replay", "-", stdin="\n".join(session_lines()) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert len([line for line in done.stdout.splitlines() if line.strip()]) == 2
+
+
+def test_session_deal_with_the_wrong_dealer_is_a_record_error(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(session_lines(second_dealer="cat")) + "\n")
+    done = cli("replay", str(path))
+    assert done.returncode == 1
+    assert json.loads(done.stdout.splitlines()[-1])["errors"]
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_every_shared_example_through_the_command_line(tmp_path, example):
+    case = json.loads((EXAMPLES / example).read_text())
+    done = cli("replay", str(deal_file(tmp_path, case["record"])))
+    expect = case["expect"]
+    if expect.get("error"):
+        assert done.returncode == 1 and json.loads(done.stdout)["errors"]
+        return
+    assert done.returncode == 0, done.stderr
+    verdict = json.loads(done.stdout)
+    s = verdict["settlement"]
+    assert sorted((v["player"], v["rule"], v["trick"]) for v in verdict["violations"]) == sorted(
+        tuple(v) for v in expect["violations"])
+    assert verdict["status"] == expect["status"]
+    assert verdict.get("pool_kind") == expect.get("pool_kind", verdict.get("pool_kind"))
+    assert nonzero(verdict["tricks_won"]) == expect["tricks_won"]
+    assert nonzero(s["payouts"]) == expect["payouts"]
+    assert nonzero(s["loo_payments"]) == expect["loo_payments"]
+    assert nonzero(s["deltas"]) == expect["deltas"]
+    assert s["pool_after"] == expect["pool_after"]

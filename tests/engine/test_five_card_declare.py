@@ -1,0 +1,172 @@
+"""Five-card Loo (loo-rules.md s.4): declaring, exchanging, the turn-up, stock exhaustion.
+
+Every deal is hand-worked: four players ann bob cat dan (dan deals, ann is eldest) unless
+said otherwise; the dealer antes 5 (``ante.dealer``), a looed stander pays 5.
+"""
+from tests.engine.dealkit import play, record, record_errors
+from tests.engine.outcome import FIVE, clean, outcome, play_own_turnup
+
+SEATS = "ann bob cat dan"
+SEVEN = "ann bob cat dan eve fay gus"
+
+
+def test_single_stander_takes_the_whole_pool_without_play():
+    # P = 10 carried + 5 ante = 15; bob alone stands -> bob takes 15, no trick is played.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="4S",
+                 actions="ann pass; bob stand; cat pass; dan pass")
+    v = play(rec)
+    assert v["standers"] == ["bob"]
+    assert v["settlement"]["antes"] == {"dan": 5} and v["settlement"]["pool"] == 15
+    assert outcome(v) == clean([], {"bob": 15}, 0, {"bob": 15, "dan": -5})
+    assert v["status"] == "valid" and v["trumps"] == "S"
+
+
+def test_dealer_standing_alone_takes_the_pool():
+    # Everyone before the dealer passes, dan stands: one stander, no play; dan gets back 10 + 5.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="4S",
+                 actions="ann pass; bob pass; cat pass; dan stand")
+    assert outcome(play(rec)) == clean([], {"dan": 15}, 0, {"dan": 10})
+
+
+def test_nobody_stands_and_the_pool_stays_for_the_next_deal():
+    # 10 + 5 = 15 stays; only the dealer's ante moved.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="4S",
+                 actions="ann pass; bob pass; cat pass; dan pass")
+    v = play(rec)
+    assert v["standers"] == []
+    assert outcome(v) == clean([], {}, 15, {"dan": -5})
+    assert v["next"]["pool"] == 15
+
+
+# Hearts trumps (9H). ann exchanges 2 (2C 3D -> KH 4C), bob keeps all, cat exchanges all 5.
+# ann AH KH 4C 5D 7S | bob QH 8C 9C AD KS | cat 2H 5C TD 3S 6S (after the exchange).
+EXCHANGE_DEAL = """
+    ann stand; bob stand; cat stand; dan pass
+    ann exchange 2C 3D > KH 4C
+    bob exchange
+    cat exchange 4D 6D 8D TC QC > 2H 5C TD 3S 6S
+    ann AH; bob QH; cat 2H
+    ann KH; bob 8C; cat 3S
+    ann 7S; bob KS; cat 6S
+    bob AD; cat TD; ann 5D
+    bob 9C; cat 5C; ann 4C
+"""
+
+
+def test_exchange_then_play_divides_by_fifths_and_carries_the_odd_units():
+    # P = 18 + 5 = 23, a trick is floor(23/5) = 4. ann 2 tricks = 8, bob 3 = 12, cat looed 5.
+    # Pool after: 23 - 20 + 5 = 8 (3 odd units carried + cat's loo).
+    rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=EXCHANGE_DEAL)
+    v = play(rec)
+    assert v["standers"] == ["ann", "bob", "cat"]
+    assert v["tricks_won"]["ann"] == 2 and v["tricks_won"]["bob"] == 3
+    assert v["tricks"][0] == {"number": 1, "leader": "ann",
+                              "cards": {"ann": "AH", "bob": "QH", "cat": "2H"}, "winner": "ann"}
+    assert outcome(v) == clean(["ann", "ann", "bob", "bob", "bob"], {"ann": 8, "bob": 12}, 8,
+                               {"ann": 8, "bob": 12, "cat": -5, "dan": -5}, loos={"cat": 5})
+
+
+# Spades trumps (QS). dan (dealer) stands: takes the turn-up QS, discards 2D 3D, draws one (9C).
+# ann AS 6H 5D 7C TD | dan KS 4H 8H QS 9C; dan plays the turn-up card in trick 3.
+TURNUP_DEAL = """
+    ann stand; bob pass; cat pass; dan stand
+    dan exchange 2D 3D > 9C
+    ann AS; dan KS
+    ann 6H; dan 8H
+    dan QS; ann 5D
+    dan 9C; ann 7C
+    dan 4H; ann TD
+"""
+# turnup_to_dealer false: the same hands, but dan draws two (9C 5S) and QS stays on the table.
+NO_TURNUP_DEAL = TURNUP_DEAL.replace("> 9C", "> 9C 5S").replace("dan QS", "dan 5S")
+# P = 0 + 5, a trick is 1. ann 1 trick, dan 4: dan gets 4 back of his ante 5.
+TURNUP_OUTCOME = clean(["ann", "dan", "dan", "dan", "dan"], {"ann": 1, "dan": 4}, 0,
+                       {"ann": 1, "dan": -1})
+
+
+def test_standing_dealer_takes_the_turnup_and_draws_one_fewer_than_discarded():
+    rec = record(SEATS, "dan", rules=FIVE, turnup="QS", actions=TURNUP_DEAL)
+    v = play_own_turnup(rec)
+    assert v["tricks"][2]["cards"] == {"dan": "QS", "ann": "5D"}
+    assert outcome(v) == TURNUP_OUTCOME
+
+
+def test_turnup_not_the_dealers_then_the_dealer_exchanges_like_anyone():
+    rec = record(SEATS, "dan", rules={**FIVE, "turnup_to_dealer": False}, turnup="QS",
+                 actions=NO_TURNUP_DEAL)
+    assert outcome(play(rec)) == TURNUP_OUTCOME
+
+
+def test_without_turnup_to_dealer_the_dealer_cannot_play_the_turnup():
+    # Action 7 (dan QS): the turn-up stays on the table, so dan cannot hold it.
+    rec = record(SEATS, "dan", rules={**FIVE, "turnup_to_dealer": False}, turnup="QS",
+                 actions=TURNUP_DEAL)
+    errors = record_errors(rec)
+    assert any(e["player"] == "dan" and e["card"] == "QS" for e in errors), errors
+
+
+def test_dealer_owning_the_turnup_must_draw_one_fewer_than_discarded():
+    # Discarding 2 and drawing 2 while taking the turn-up would give dan six cards.
+    rec = record(SEATS, "dan", rules=FIVE, turnup="QS", actions=NO_TURNUP_DEAL)
+    errors = record_errors(rec)
+    assert any(e["player"] == "dan" and e["index"] == 4 for e in errors), errors
+
+
+def test_dealer_owning_the_turnup_must_discard_at_least_one():
+    rec = record(SEATS, "dan", rules=FIVE, turnup="QS",
+                 actions=TURNUP_DEAL.replace("dan exchange 2D 3D > 9C", "dan exchange"))
+    errors = record_errors(rec)
+    assert any(e["player"] == "dan" and e["index"] == 4 for e in errors), errors
+
+
+# Seven players, gus deals, diamonds trumps (2D): 35 cards dealt + the turn-up leaves a stock
+# of 16. ann, bob, cat draw 5 each (15), dan discards 2 and draws the last stock card (AS)
+# plus one card from the shuffled discards (2S, thrown by ann).
+STOCK_DEAL = """
+    ann stand; bob stand; cat stand; dan stand; eve pass; fay pass; gus pass
+    ann exchange 2S 3S 4S 5H 6H > AD KD QD AH KH
+    bob exchange 7S 8S 9S 7H 8H > 2C 3C 4C 9H TS
+    cat exchange TC QC 3D 4D 5D > 5C 6C 7C TH JS
+    dan exchange AC KC > AS 2S
+    ann AD; bob 2C; cat 5C; dan 8C
+    ann KD; bob 3C; cat 6C; dan 9C
+    ann QD; bob 4C; cat 7C; dan 2S
+    ann AH; bob 9H; cat TH; dan QS
+    ann KH; bob TS; cat JS; dan AS
+"""
+
+
+def test_exhausted_stock_is_refilled_from_the_discards_and_five_tricks_take_all():
+    # P = 18 + 5 = 23; ann takes all five tricks, so all 23 (not 5 x floor(23/5) = 20).
+    # bob, cat, dan looed 5 each: pool after 15.
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", actions=STOCK_DEAL)
+    v = play(rec)
+    assert v["status"] == "valid"
+    assert outcome(v) == clean(["ann"] * 5, {"ann": 23}, 15,
+                               {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -5},
+                               loos={"bob": 5, "cat": 5, "dan": 5})
+
+
+def test_a_discard_cannot_be_drawn_while_the_stock_lasts():
+    # bob draws ann's discard 2S with 11 cards still in the stock (action 8, card 2S).
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D",
+                 actions=STOCK_DEAL.replace("> 2C 3C 4C 9H TS", "> 2C 3C 4C 9H 2S"))
+    errors = record_errors(rec)
+    assert any(e["player"] == "bob" and e["card"] == "2S" and e["index"] == 8
+               for e in errors), errors
+
+
+def test_nobody_exchanges_twice_or_more_than_five():
+    twice = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
+                   actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann exchange 5D > JD\n"))
+    assert any(e["player"] == "ann" and e["index"] == 6 for e in record_errors(twice))
+    six = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
+                 actions=EXCHANGE_DEAL.replace("ann exchange 2C 3D > KH 4C",
+                                               "ann exchange 2C 3D 6C 7C 7D 9D > KH 4C JD QD KD AC"))
+    assert any(e["player"] == "ann" and e["index"] == 4 for e in record_errors(six))
+
+
+def test_nobody_withdraws_after_exchanging():
+    rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
+                 actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann pass\n"))
+    assert any(e["player"] == "ann" and e["index"] == 6 for e in record_errors(rec))

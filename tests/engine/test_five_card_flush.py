@@ -1,0 +1,137 @@
+"""Five-card Loo flushes and blazes (loo-rules.md s.4): no cards are played, the best one
+takes the pool, standers without one are looed, a beaten flush neither wins nor pays.
+
+Hearts are trumps (turn-up 3H) throughout; the flush holders' hands are given (plays cannot
+show them). Four players ann bob cat dan with dan dealing unless said otherwise.
+"""
+import pytest
+
+from tests.engine.dealkit import play, record
+from tests.engine.outcome import FIVE, clean, replayed
+
+SEATS = "ann bob cat dan"
+FIVE_SEATS = "ann bob cat dan eve"
+PLAIN_SPADES = ["2S", "5S", "8S", "TS", "KS"]
+FIVE_TRUMPS = ["4H", "6H", "9H", "QH", "AH"]
+PAM_DIAMONDS = ["JC", "2D", "7D", "9D", "KD"]
+BLAZE = ["KS", "QS", "JD", "KH", "QD"]
+
+
+def settled(rules, hands, actions, *, seats=SEATS, dealer="dan", pool=10):
+    """Replay a no-play flush deal (hearts trumps) and return its outcome."""
+    return replayed(actions, rules, seats=seats, dealer=dealer, pool=pool, turnup="3H",
+                    hands=hands)
+
+
+def no_play(payouts, loos, pool_after, deltas, next_dealer="ann"):
+    """The outcome of a deal settled by a flush or blaze (no trick, no violation)."""
+    return clean([], payouts, pool_after, deltas, loos=loos, next_dealer=next_dealer)
+
+
+@pytest.mark.parametrize("flush", [PLAIN_SPADES, ["JC", "2S", "5S", "8S", "KS"]],
+                         ids=["five-of-a-suit", "four-plus-pam"])
+def test_a_flush_takes_the_pool_and_loos_every_other_stander(flush):
+    # P = 10 + 5 = 15 to bob; ann and cat stood without a flush: looed 5 each -> pool 10.
+    got = settled(FIVE, {"bob": flush},
+                  "ann stand; bob stand; cat stand; dan pass; bob flush")
+    assert got == no_play({"bob": 15}, {"ann": 5, "cat": 5}, 10,
+                          {"ann": -5, "bob": 15, "cat": -5, "dan": -5})
+
+
+def test_a_flush_is_declared_after_the_exchange():
+    # bob was dealt four spades and a diamond; he exchanges 4D for TS and shows the flush.
+    got = settled(FIVE, {"bob": ["2S", "5S", "8S", "KS", "4D"]},
+                  "ann stand; bob stand; cat stand; dan pass; bob exchange 4D > TS; bob flush")
+    assert got == no_play({"bob": 15}, {"ann": 5, "cat": 5}, 10,
+                          {"ann": -5, "bob": 15, "cat": -5, "dan": -5})
+
+
+def test_pam_flush_beats_five_trumps_beats_a_plain_flush():
+    # Five players, eve deals. ann plain, bob five trumps, cat four diamonds + Pam: cat wins 15.
+    # dan stood without a flush: looed 5. ann and bob neither win nor pay. Pool 15-15+5 = 5.
+    got = settled(FIVE, {"ann": PLAIN_SPADES, "bob": FIVE_TRUMPS, "cat": PAM_DIAMONDS},
+                  "ann stand; bob stand; cat stand; dan stand; eve pass;"
+                  "ann flush; bob flush; cat flush", seats=FIVE_SEATS, dealer="eve")
+    assert got == no_play({"cat": 15}, {"dan": 5}, 5, {"cat": 15, "dan": -5, "eve": -5})
+
+
+def test_five_trumps_beat_an_earlier_plain_flush():
+    got = settled(FIVE, {"ann": PLAIN_SPADES, "bob": FIVE_TRUMPS},
+                  "ann stand; bob stand; cat stand; dan stand; eve pass; ann flush; bob flush",
+                  seats=FIVE_SEATS, dealer="eve")
+    # bob 15; cat and dan looed 5 each -> pool 10.
+    assert got == no_play({"bob": 15}, {"cat": 5, "dan": 5}, 10,
+                          {"bob": 15, "cat": -5, "dan": -5, "eve": -5})
+
+
+# Five players, bob deals: seat order from eldest is cat, dan, eve, ann, bob.
+TIE_ACTIONS = "cat stand; dan stand; eve pass; ann stand; bob pass; dan flush; ann flush"
+KING_SPADES = ["2S", "4S", "6S", "8S", "KS"]
+
+
+@pytest.mark.parametrize(("ties", "winner"), [("seat-order", "dan"),
+                                              ("high-card-then-split", "ann")])
+def test_equal_plain_flushes_by_seat_order_or_by_top_card(ties, winner):
+    # dan (K high) sits before ann (A high) counting from eldest cat. P = 15 to the winner,
+    # cat looed 5, bob antes 5 -> pool 5.
+    got = settled({**FIVE, "flush_ties": ties},
+                  {"dan": KING_SPADES, "ann": ["3D", "5D", "7D", "9D", "AD"]},
+                  TIE_ACTIONS, seats=FIVE_SEATS, dealer="bob")
+    assert got == no_play({winner: 15}, {"cat": 5}, 5, {winner: 15, "cat": -5, "bob": -5},
+                          next_dealer="cat")
+
+
+def test_identical_plain_flushes_split_the_pool_under_high_card_then_split():
+    # P = 15 + 5 = 20: dan and ann 10 each; cat looed 5 -> pool 5.
+    got = settled({**FIVE, "flush_ties": "high-card-then-split"},
+                  {"dan": KING_SPADES, "ann": ["2D", "4D", "6D", "8D", "KD"]},
+                  TIE_ACTIONS, seats=FIVE_SEATS, dealer="bob", pool=15)
+    assert got == no_play({"dan": 10, "ann": 10}, {"cat": 5}, 5,
+                          {"dan": 10, "ann": 10, "cat": -5, "bob": -5}, next_dealer="cat")
+
+
+def test_flush_pays_everyone_pays_the_holder_and_nothing_is_carried():
+    # Peel: bob takes P = 15 and every other player, standing or not, pays him a loo of 5
+    # directly: bob +30, dan -5 ante -5 loo. The next deal is a single: pool after 0.
+    v = play(record(SEATS, "dan", rules={**FIVE, "flush_pays": "everyone-pays-holder"},
+                    pool=10, turnup="3H", hands={"bob": PLAIN_SPADES},
+                    actions="ann stand; bob stand; cat pass; dan pass; bob flush"))
+    s = v["settlement"]
+    assert s["deltas"] == {"ann": -5, "bob": 30, "cat": -5, "dan": -10}
+    assert s["pool_after"] == 0 and v["next"]["pool"] == 0 and v["tricks"] == []
+
+
+def test_blaze_alone_wins_like_a_flush():
+    # ann's five court cards: 15; bob looed 5 -> pool 5.
+    got = settled({**FIVE, "blaze": True}, {"ann": BLAZE},
+                  "ann stand; bob stand; cat pass; dan pass; ann flush")
+    assert got == no_play({"ann": 15}, {"bob": 5}, 5, {"ann": 15, "bob": -5, "dan": -5})
+
+
+@pytest.mark.parametrize(("rank", "winner"), [("below-plain-flush", "bob"),
+                                              ("above-flush", "ann")])
+def test_blaze_ranks_below_a_plain_flush_or_above_flushes(rank, winner):
+    # ann blaze, bob plain club flush, cat stands with neither: looed 5. Winner takes 15.
+    got = settled({**FIVE, "blaze": True, "blaze_rank": rank},
+                  {"ann": BLAZE, "bob": ["2C", "4C", "6C", "8C", "TC"]},
+                  "ann stand; bob stand; cat stand; dan pass; ann flush; bob flush")
+    assert got == no_play({winner: 15}, {"cat": 5}, 5, {winner: 15, "cat": -5, "dan": -5})
+
+
+def test_blaze_with_pam_beats_every_flush():
+    # ann's Pam blaze beats bob's five trumps and cat's plain flush: ann 15, nobody looed.
+    got = settled({**FIVE, "blaze": True},
+                  {"ann": ["JC", "KS", "QD", "KH", "QS"], "bob": FIVE_TRUMPS,
+                   "cat": ["2D", "4D", "6D", "8D", "TD"]},
+                  "ann stand; bob stand; cat stand; dan pass; ann flush; bob flush; cat flush")
+    assert got == no_play({"ann": 15}, {}, 0, {"ann": 15, "dan": -5})
+
+
+@pytest.mark.parametrize(("immune", "loos"), [(False, {"bob": 5, "cat": 5}), (True, {"cat": 5})])
+def test_pam_immune_stander_holding_pam_is_not_looed_by_a_flush(immune, loos):
+    # ann's flush takes 15; bob holds Pam (JC): looed 5 unless pam_immune.
+    got = settled({**FIVE, "pam_immune": immune},
+                  {"ann": PLAIN_SPADES, "bob": ["JC", "2H", "5D", "9C", "4C"]},
+                  "ann stand; bob stand; cat stand; dan pass; ann flush")
+    deltas = {"ann": 15, "dan": -5, **{p: -5 for p in loos}}
+    assert got == no_play({"ann": 15}, loos, sum(loos.values()), deltas)

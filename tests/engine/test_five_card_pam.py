@@ -1,0 +1,215 @@
+"""Pam (loo-rules.md s.4): wins any trick, exempt from following, Pam led, "Pam be civil" in
+every mode, pam_follows_trump, running Pam, Pam turned up, Pam as the leader's only trump.
+
+Four players ann bob cat dan, dan deals and passes; spades are trumps (turn-up 4S) unless said
+otherwise. With two standers P = 5 carried + 5 ante = 10 and a trick is worth 2; an offender's
+winnings stay in the pool and the offender pays a full loo (5) instead of the ordinary loo.
+"""
+import pytest
+
+from tests.engine.dealkit import record
+from tests.engine.outcome import FIVE, clean, offended, outcome, play_own_turnup, replayed
+
+SEATS = "ann bob cat dan"
+TWO_STAND = "ann stand; bob stand; cat pass; dan pass\n"
+
+
+# ann 2S AH 7H KD QC | bob JC 3S 5H 9H 8D. Trick 4: bob holds 9H yet plays Pam on a heart lead.
+PAM_EXEMPT = TWO_STAND + """
+    ann 2S; bob 3S
+    bob 5H; ann AH
+    ann KD; bob 8D
+    ann 7H; bob JC
+    bob 9H; ann QC
+"""
+
+
+def test_pam_wins_any_trick_and_is_exempt_from_following_suit():
+    # ann 2 tricks = 4, bob 3 = 6; pool empty after.
+    assert replayed(PAM_EXEMPT) == clean(["bob", "ann", "ann", "bob", "bob"],
+                                         {"ann": 4, "bob": 6}, 0, {"ann": 4, "bob": 6, "dan": -5})
+
+
+# Three standers (P = 10 + 5 = 15, a trick 3). ann JC AS 2D 3D 4D | bob 6H 5S KH 7C 8C |
+# cat 6S 7S QD TC 9H. ann leads Pam; bob holds 5S but plays 6H.
+PAM_LED = """
+    ann stand; bob stand; cat stand; dan pass
+    ann JC; bob 6H; cat 6S
+    ann AS; bob 5S; cat 7S
+    ann 2D; bob KH; cat QD
+    cat TC; ann 3D; bob 7C
+    cat 9H; ann 4D; bob 8C
+"""
+PAM_LED_WINNERS = ["ann", "ann", "cat", "cat", "cat"]
+PAM_LED_OFFENCE = ("bob", "failed-to-play-trump-to-pam", 1, "6H", "full-loo")
+
+
+def test_pam_led_the_others_must_play_trumps():
+    # ann 2 tricks = 6, cat 3 = 9; bob took none: his full loo (5) replaces the ordinary loo.
+    # Pool after 15 - 15 + 5 = 5.
+    assert replayed(PAM_LED, pool=10) == offended(
+        PAM_LED_WINNERS, PAM_LED_OFFENCE, {"ann": 6, "cat": 9}, 5,
+        {"ann": 6, "bob": -5, "cat": 9, "dan": -5})
+
+
+# ann AS KH AD 3C 4C | bob JC 5S 9H 8D 7D. ann leads the ace of trumps; bob, holding another
+# trump (5S), plays Pam on it.
+CIVIL = TWO_STAND + """
+    ann AS civil; bob JC
+    bob 5S; ann 3C
+    bob 9H; ann KH
+    ann AD; bob 8D
+    ann 4C; bob 7D
+"""
+CIVIL_WINNERS = ["bob", "bob", "ann", "ann", "ann"]
+NOT_CIVIL = ("bob", "pam-not-civil", 1, "JC", "full-loo")
+# Offence: ann 3 tricks = 6, bob's 4 stays, bob pays 5: pool 10 - 6 + 5 = 9.
+CIVIL_BROKEN = offended(CIVIL_WINNERS, NOT_CIVIL, {"ann": 6}, 9, {"ann": 6, "bob": -5, "dan": -5})
+CIVIL_IGNORED = clean(CIVIL_WINNERS, {"ann": 6, "bob": 4}, 0, {"ann": 6, "bob": 4, "dan": -5})
+
+
+@pytest.mark.parametrize(("mode", "expected"), [
+    ("binding", CIVIL_BROKEN),
+    ("request", CIVIL_IGNORED),
+    # ann holds no king of trumps: her call has no effect (and the holder may ignore it anyway)
+    ("request-if-next-trump", CIVIL_IGNORED),
+    ("none", CIVIL_IGNORED),
+])
+def test_pam_be_civil_called_by_a_leader_without_the_next_trump(mode, expected):
+    assert replayed(CIVIL, {**FIVE, "pam_be_civil": mode}) == expected
+
+
+def test_binding_is_the_default_and_without_a_call_pam_may_take_the_ace():
+    assert replayed(CIVIL) == CIVIL_BROKEN
+    assert replayed(CIVIL.replace(" civil", "")) == CIVIL_IGNORED
+
+
+def test_automatic_civility_needs_no_call():
+    silent = CIVIL.replace(" civil", "")
+    assert replayed(silent, {**FIVE, "pam_be_civil": "automatic"}) == CIVIL_BROKEN
+
+
+# bob JC 9H 8D 7D 6C holds no other trump: he may play Pam on the called ace.
+CIVIL_LONE_PAM = TWO_STAND + """
+    ann AS civil; bob JC
+    bob 9H; ann KH
+    ann AD; bob 8D
+    ann 3C; bob 6C
+    bob 7D; ann 4C
+"""
+
+
+@pytest.mark.parametrize("mode", ["binding", "automatic"])
+def test_pam_holder_without_another_trump_may_play_pam_on_the_ace(mode):
+    # ann 2 tricks = 4, bob 3 = 6.
+    assert replayed(CIVIL_LONE_PAM, {**FIVE, "pam_be_civil": mode}) == clean(
+        ["bob", "ann", "ann", "bob", "bob"], {"ann": 4, "bob": 6}, 0,
+        {"ann": 4, "bob": 6, "dan": -5})
+
+
+# ann AS KS AD 3C 4C holds the next trump (KS) and calls; bob JC 5S 9H 8D 7D ignores it.
+CIVIL_WITH_KING = TWO_STAND + """
+    ann AS civil; bob JC
+    bob 5S; ann KS
+    ann AD; bob 8D
+    ann 3C; bob 7D
+    ann 4C; bob 9H
+"""
+KING_WINNERS = ["bob", "ann", "ann", "ann", "ann"]
+
+
+def test_request_if_next_trump_is_a_request_the_holder_may_ignore():
+    # ann 4 tricks = 8, bob 1 = 2.
+    assert replayed(CIVIL_WITH_KING, {**FIVE, "pam_be_civil": "request-if-next-trump"}) == clean(
+        KING_WINNERS, {"ann": 8, "bob": 2}, 0, {"ann": 8, "bob": 2, "dan": -5})
+    # The same call under the default (binding) rule is an offence: bob's 2 stays, pool 10-8+5.
+    assert replayed(CIVIL_WITH_KING) == offended(
+        KING_WINNERS, NOT_CIVIL, {"ann": 8}, 7, {"ann": 8, "bob": -5, "dan": -5})
+
+
+# ann 9S KH AD 3C 4C | bob JC 5H 8D 7D 6C: a trump (not the ace) is led, bob's only trump is
+# Pam and he plays 5H.
+PAM_ONLY_TRUMP = TWO_STAND + """
+    ann 9S; bob 5H
+    ann KH; bob 6C
+    ann AD; bob 8D
+    ann 3C; bob 7D
+    ann 4C; bob JC
+"""
+# ann 9S KH AD 3C 4C | bob JC 2S 5H 8D 7D: bob plays Pam to a heart lead holding 5H.
+PAM_ON_PLAIN = TWO_STAND + """
+    ann 9S; bob 2S
+    ann KH; bob JC
+    bob 5H; ann 3C
+    bob 8D; ann AD
+    ann 4C; bob 7D
+"""
+
+
+def test_by_default_pam_need_not_follow_a_trump_lead_nor_keep_off_a_plain_one():
+    assert replayed(PAM_ONLY_TRUMP) == clean(
+        ["ann", "ann", "ann", "ann", "bob"], {"ann": 8, "bob": 2}, 0,
+        {"ann": 8, "bob": 2, "dan": -5})
+    assert replayed(PAM_ON_PLAIN) == clean(
+        ["ann", "bob", "bob", "ann", "ann"], {"ann": 6, "bob": 4}, 0,
+        {"ann": 6, "bob": 4, "dan": -5})
+
+
+def test_pam_follows_trump_obliges_pam_on_a_trump_lead_and_bars_it_from_a_plain_one():
+    rules = {**FIVE, "pam_follows_trump": True}
+    # bob must play Pam to ann's 9S: revoke. ann 8 paid, bob's 2 stays, +5: pool 7.
+    assert replayed(PAM_ONLY_TRUMP, rules) == offended(
+        ["ann", "ann", "ann", "ann", "bob"], ("bob", "revoke", 1, "5H", "full-loo"),
+        {"ann": 8}, 7, {"ann": 8, "bob": -5, "dan": -5})
+    # bob may not play Pam to the heart lead while holding 5H: revoke. pool 10 - 6 + 5 = 9.
+    assert replayed(PAM_ON_PLAIN, rules) == offended(
+        ["ann", "bob", "bob", "ann", "ann"], ("bob", "revoke", 2, "JC", "full-loo"),
+        {"ann": 6}, 9, {"ann": 6, "bob": -5, "dan": -5})
+
+
+def test_running_pam_is_the_jack_of_trumps_and_the_jack_of_clubs_is_plain():
+    # Hearts trumps (3H). ann AH QC 6D 7S 8S | bob JH JC 9D 2S 3S. JH beats the ace of trumps;
+    # bob's JC loses to ann's QC. ann 3 tricks = 6, bob 2 = 4.
+    actions = TWO_STAND + """
+        ann AH; bob JH
+        bob JC; ann QC
+        ann 6D; bob 9D
+        bob 2S; ann 7S
+        ann 8S; bob 3S
+    """
+    got = replayed(actions, {**FIVE, "pam": "jack-of-trumps"}, turnup="3H")
+    assert got == clean(["bob", "ann", "bob", "ann", "ann"], {"ann": 6, "bob": 4}, 0,
+                        {"ann": 6, "bob": 4, "dan": -5})
+
+
+def test_pam_turned_up_makes_clubs_trumps_and_goes_to_the_standing_dealer():
+    # Turn-up JC: clubs are trumps. dan stands, takes Pam, discards 2D and draws nothing.
+    # ann AC AH 5H 6D AD | dan KS QS 3H 9D + JC. P = 10 + 5 = 15, a trick 3: dan 9, ann 6.
+    actions = """
+        ann stand; bob pass; cat pass; dan stand
+        dan exchange 2D >
+        ann AC; dan JC
+        dan KS; ann 5H
+        dan QS; ann 6D
+        dan 3H; ann AH
+        ann AD; dan 9D
+    """
+    v = play_own_turnup(record(SEATS, "dan", rules=FIVE, pool=10, turnup="JC", actions=actions))
+    assert v["trumps"] == "C"
+    assert outcome(v) == clean(["dan", "dan", "dan", "ann", "ann"], {"ann": 6, "dan": 9}, 0,
+                               {"ann": 6, "dan": 4})
+
+
+def test_pam_counts_as_a_trump_for_the_opening_lead():
+    # ann JC AH KD 3C 2H holds no spade but Pam, and leads AH: failed to lead trump.
+    # bob 5S 6H 7D 8C 9C. ann 4 tricks (8 stays in the pool), bob 1 = 2; pool 10 - 2 + 5 = 13.
+    actions = TWO_STAND + """
+        ann AH; bob 6H
+        ann JC; bob 5S
+        ann KD; bob 7D
+        ann 2H; bob 8C
+        ann 3C; bob 9C
+    """
+    assert replayed(actions) == offended(
+        ["ann", "ann", "ann", "ann", "bob"], ("ann", "failed-to-lead-trump", 1, "AH", "full-loo"),
+        {"bob": 2}, 13, {"ann": -5, "bob": 2, "dan": -5})

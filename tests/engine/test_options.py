@@ -1,0 +1,196 @@
+"""Rule sets as data (issue 2 item 1, engine-api.md "Rules"): presets, game defaults, every
+option overridable, to_options round-trip, and refusals that name the option."""
+import json
+
+import pytest
+
+from games.rules import PRESETS, RuleError, RuleSet
+
+OPTION_NAMES = ["game", "ante", "pools", "simple_pool", "loo", "loo_amount", "loo_cap", "single_loo", "remainder", "lead_trump", "lead_trump_ace", "lead_highest_trump", "must_head", "must_trump", "must_undertrump", "single_stander", "flush", "flush_ties", "flush_pays", "blaze", "blaze_rank", "club_law", "undivided", "bold_stand", "trump_turned", "pam", "pam_be_civil", "pam_follows_trump", "pam_immune", "turnup_to_dealer", "penalty_and_loo", "ante_first_deal_only", "ante_double", "trump_ace_first_trick", "end_pool"]
+REQUIRED_PRESETS = ["three-card", "three-card-unlimited", "three-card-mixed", "irish",
+                    "five-card", "five-card-unlimited", "poker-loo", "undivided", "mississippi"]
+
+
+def resolved(options):
+    """Fully resolved options of a rule set built from ``options``."""
+    return RuleSet.from_options(options).to_options()
+
+
+def subset(options, expected):
+    """The part of the resolved options named in ``expected``."""
+    got = resolved(options)
+    return {k: got[k] for k in expected}
+
+
+@pytest.mark.parametrize("name", REQUIRED_PRESETS)
+def test_every_preset_builds_names_every_option_and_round_trips(name):
+    assert name in PRESETS
+    rules = RuleSet.from_options({"preset": name})
+    options = rules.to_options()
+    assert set(OPTION_NAMES) <= set(options), set(OPTION_NAMES) - set(options)
+    assert json.loads(json.dumps(options)) == options
+    again = RuleSet.from_options(options)
+    assert again == rules and again.to_options() == options
+    assert rules.loo_amount == options["loo_amount"]
+
+
+@pytest.mark.parametrize(("preset", "expected"), [
+    ("three-card", {"game": "three-card", "loo": "limited"}),
+    ("three-card-unlimited", {"game": "three-card", "loo": "unlimited"}),
+    ("three-card-mixed", {"game": "three-card", "loo": "mixed"}),
+    ("irish", {"game": "irish"}),
+    ("five-card", {"game": "five-card", "loo": "limited", "loo_amount": 5}),
+    ("five-card-unlimited", {"game": "five-card", "loo": "unlimited"}),
+    ("poker-loo", {"game": "poker-loo", "ante": {"dealer": 6, "each": 5},
+                   "ante_first_deal_only": True}),
+    ("undivided", {"undivided": True}),
+    ("mississippi", {"game": "three-card"}),
+])
+def test_presets_say_what_their_names_say(preset, expected):
+    assert subset({"preset": preset}, expected) == expected
+
+
+def test_game_alone_means_that_games_defaults():
+    assert subset({"game": "five-card"}, FIVE_DEFAULTS) == FIVE_DEFAULTS
+    assert subset({"game": "three-card"}, THREE_DEFAULTS) == THREE_DEFAULTS
+    assert subset({}, THREE_DEFAULTS) == THREE_DEFAULTS
+    assert resolved({"game": "five-card"}) == resolved({"preset": "five-card"})
+
+
+FIVE_DEFAULTS = {
+    "game": "five-card", "ante": {"dealer": 5, "each": 0}, "loo": "limited", "loo_amount": 5,
+    "lead_trump": "first-trick", "must_head": False, "must_trump": False,
+    "pam": "jack-of-clubs", "pam_be_civil": "binding", "pam_follows_trump": False,
+    "pam_immune": False, "turnup_to_dealer": True, "flush_pays": "standers-looed",
+    "flush_ties": "seat-order", "blaze": False, "blaze_rank": "below-plain-flush",
+    "ante_first_deal_only": False,
+}
+THREE_DEFAULTS = {
+    "game": "three-card", "ante": {"dealer": 3, "each": 0}, "pools": "simple-and-double",
+    "loo": "limited", "loo_amount": 3, "remainder": "carry", "lead_trump": "every-trick",
+    "lead_trump_ace": True, "lead_highest_trump": False, "must_head": True, "must_trump": True,
+    "must_undertrump": False, "single_stander": "defend", "club_law": False, "undivided": False,
+    "bold_stand": False, "trump_turned": "at-deal", "trump_ace_first_trick": False,
+}
+
+
+@pytest.mark.parametrize(("base", "option", "value"), [
+    ("five-card", "ante", {"dealer": 10, "each": 2}),
+    ("five-card", "loo", "unlimited"),
+    ("five-card", "loo_amount", 10),
+    ("five-card", "single_loo", 2),
+    ("five-card", "lead_trump", "every-trick"),
+    ("five-card", "must_head", True),
+    ("five-card", "must_trump", True),
+    ("five-card", "pam", "jack-of-trumps"),
+    ("five-card", "pam_be_civil", "request"),
+    ("five-card", "pam_be_civil", "automatic"),
+    ("five-card", "pam_be_civil", "request-if-next-trump"),
+    ("five-card", "pam_be_civil", "none"),
+    ("five-card", "pam_follows_trump", True),
+    ("five-card", "pam_immune", True),
+    ("five-card", "turnup_to_dealer", False),
+    ("five-card", "flush_pays", "everyone-pays-holder"),
+    ("five-card", "flush_ties", "high-card-then-split"),
+    ("five-card", "blaze", True),
+    ("five-card", "blaze_rank", "above-flush"),
+    ("five-card", "penalty_and_loo", "both"),
+    ("five-card", "end_pool", "final-deal"),
+    ("three-card", "pools", "always-double"),
+    ("three-card", "simple_pool", "miss-and-trump"),
+    ("three-card", "remainder", "early-tricks"),
+    ("three-card", "lead_trump", "first-two-tricks"),
+    ("three-card", "lead_trump", "none"),
+    ("three-card", "lead_trump_ace", False),
+    ("three-card", "lead_highest_trump", True),
+    ("three-card", "must_undertrump", True),
+    ("three-card", "single_stander", "concede"),
+    ("three-card", "flush", "three-trumps"),
+    ("three-card", "flush", "three-trumps-redeal"),
+    ("three-card", "club_law", True),
+    ("three-card", "undivided", True),
+    ("three-card", "bold_stand", True),
+    ("three-card", "trump_turned", "on-first-void"),
+    ("irish", "trump_turned", "first-lead"),
+    ("three-card", "trump_ace_first_trick", True),
+    ("three-card", "ante_double", {"dealer": 3, "each": 3}),
+    ("three-card", "end_pool", "split"),
+    ("poker-loo", "loo_cap", 50),
+])
+def test_every_option_can_be_overridden_and_round_trips(base, option, value):
+    rules = RuleSet.from_options({"preset": base, option: value})
+    options = rules.to_options()
+    assert options[option] == value
+    assert options["game"] == resolved({"preset": base})["game"]
+    assert RuleSet.from_options(options) == rules
+
+
+def test_house_rules_override_a_preset_option_by_option():
+    got = resolved({"preset": "five-card", "loo": "mixed", "loo_cap": 25, "must_head": True})
+    assert (got["loo"], got["loo_cap"], got["must_head"]) == ("mixed", 25, True)
+    # everything not named keeps the preset's value
+    assert {k: got[k] for k in ("ante", "loo_amount", "pam", "lead_trump")} == {
+        "ante": {"dealer": 5, "each": 0}, "loo_amount": 5, "pam": "jack-of-clubs",
+        "lead_trump": "first-trick"}
+
+
+def refusal(options):
+    """The RuleError raised for ``options`` (fails when they are accepted)."""
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options(options)
+    err = caught.value
+    assert isinstance(err, ValueError) and err.errors
+    assert all(isinstance(e, str) for e in err.errors)
+    return err
+
+
+@pytest.mark.parametrize(("options", "named"), [
+    ({"game": "five-card", "colour": "red"}, "colour"),
+    ({"preset": "no-such-preset"}, "preset"),
+    ({"game": "bridge"}, "game"),
+    ({"loo": "sometimes"}, "loo"),
+    ({"loo_amount": -1}, "loo_amount"),
+    ({"loo_amount": 2.5}, "loo_amount"),
+    ({"loo_amount": "five"}, "loo_amount"),
+    ({"must_head": "yes"}, "must_head"),
+    ({"game": "five-card", "pam_be_civil": "polite"}, "pam_be_civil"),
+    ({"game": "five-card", "pam": "queen-of-spades"}, "pam"),
+    ({"ante": {"dealer": -3, "each": 0}}, "ante"),
+    ({"game": "five-card", "flush_ties": "coin-toss"}, "flush_ties"),
+    ({"game": "five-card", "blaze_rank": "top"}, "blaze_rank"),
+    ({"game": "irish", "simple_pool": "miss-and-trump"}, "simple_pool"),
+])
+def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(options, named):
+    err = refusal(options)
+    assert named in str(err) and any(named in e for e in err.errors), err.errors
+
+
+def test_every_bad_option_is_reported_at_once():
+    err = refusal({"game": "five-card", "colour": "red", "loo": "sometimes"})
+    assert any("colour" in e for e in err.errors) and any("loo" in e for e in err.errors)
+
+
+@pytest.mark.parametrize(("game", "players", "ok"), [
+    ("five-card", 3, False), ("five-card", 4, True), ("five-card", 7, True),
+    ("five-card", 8, False), ("five-card", 9, False), ("poker-loo", 8, True),
+])
+def test_seat_count_is_checked_against_the_game(game, players, ok):
+    rules = RuleSet.from_options({"game": game})
+    seats = [f"p{i}" for i in range(players)]
+    if ok:
+        rules.check_seats(seats)
+    else:
+        with pytest.raises(RuleError) as caught:
+            rules.check_seats(seats)
+        assert str(players) in str(caught.value) and caught.value.errors
+
+
+def test_nine_players_at_five_card_loo_are_refused_by_replay_too():
+    from games.rules import RecordError, replay
+
+    seats = [f"p{i}" for i in range(9)]
+    rec = {"format": "loo-deal/1", "seats": seats, "dealer": "p8", "pool": 0, "turnup": "4S",
+           "rules": {"game": "five-card"}, "actions": [{"player": s, "action": "pass"} for s in seats]}
+    with pytest.raises((RuleError, RecordError)) as caught:
+        replay(rec)
+    assert "9" in str(caught.value) or "seat" in str(caught.value)

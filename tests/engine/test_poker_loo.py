@@ -1,0 +1,207 @@
+"""Poker-Loo (loo-rules.md s.5): five-card Loo without Pam or flushes, played as a series.
+
+First deal: everybody must stand (declarations omitted), every player antes 5 and the dealer
+6; a stander with 0 or 1 trick is burned and matches the pot P (capped by loo_cap); three
+tricks take the pot. Later deals: no antes, simultaneous stand/fold.
+Hearts are trumps (turn-up 2H) unless said otherwise; JC is an ordinary club here.
+"""
+from tests.engine.dealkit import play, record, record_errors
+from tests.engine.outcome import clean, outcome
+
+POKER = {"game": "poker-loo"}
+FOUR = "ann bob cat dan"
+FIVE_SEATS = "ann bob cat dan eve"
+SEVEN = "ann bob cat dan eve fay gus"
+EIGHT = "ann bob cat dan eve fay gus hal"
+
+
+def series_deal(actions, *, seats=FOUR, dealer="dan", pool=0, number=1, rules=POKER,
+                turnup="2H", **fields):
+    """Replay one poker-Loo deal; returns the verdict (conservation checked)."""
+    return play(record(seats, dealer, rules=rules, pool=pool, number=number, turnup=turnup,
+                       actions=actions, **fields))
+
+
+# ann AH KH QH 3C 4C | bob AS KS 5D 6D 7D | cat 2S 3S 4S 8D 9D | dan 5S 6S 7S TD KC
+FIRST_THREE_ONE_ONE = """
+    ann AH; bob 5D; cat 8D; dan 5S
+    ann KH; bob 6D; cat 9D; dan TD
+    ann QH; bob 7D; cat 2S; dan 6S
+    ann 3C; bob AS; cat 3S; dan KC
+    dan 7S; ann 4C; bob KS; cat 4S
+"""
+
+
+def test_first_deal_forced_antes_three_tricks_take_the_pot_and_the_rest_burn():
+    # P = 6 + 3 x 5 = 21. ann 3 tricks takes 21; bob 1, cat 0, dan 1: burned 21 each -> 63.
+    v = series_deal(FIRST_THREE_ONE_ONE)
+    assert v["standers"] == ["ann", "bob", "cat", "dan"]
+    assert v["settlement"]["antes"] == {"ann": 5, "bob": 5, "cat": 5, "dan": 6}
+    assert outcome(v) == clean(
+        ["ann", "ann", "ann", "dan", "bob"], {"ann": 21}, 63,
+        {"ann": 16, "bob": -26, "cat": -26, "dan": -27}, loos={"bob": 21, "cat": 21, "dan": 21})
+    assert v["next"] == {"dealer": "ann", "pool": 63, "first_of_series": False}
+
+
+def test_burn_is_capped_by_loo_cap():
+    # Cap 10: each burn is min(21, 10) = 10 -> pool 30.
+    v = series_deal(FIRST_THREE_ONE_ONE, rules={**POKER, "loo": "mixed", "loo_cap": 10})
+    assert outcome(v) == clean(
+        ["ann", "ann", "ann", "dan", "bob"], {"ann": 21}, 30,
+        {"ann": 16, "bob": -15, "cat": -15, "dan": -16}, loos={"bob": 10, "cat": 10, "dan": 10})
+
+
+def test_first_deal_two_trick_player_beside_a_three_trick_winner_neither_wins_nor_burns():
+    # ann AH KH QH 2S 3S | bob AS KS QC 6D 7D | cat 4S 5S 8D 9D TD | dan 6S 7S JD 2C AC
+    # ann 3 takes 21; bob 2: nothing either way; cat and dan burned 21 -> pool 42.
+    v = series_deal("""
+        ann AH; bob 6D; cat 8D; dan JD
+        ann KH; bob 7D; cat 9D; dan 2C
+        ann QH; bob QC; cat TD; dan AC
+        ann 2S; bob AS; cat 4S; dan 6S
+        bob KS; cat 5S; dan 7S; ann 3S
+    """)
+    assert outcome(v) == clean(
+        ["ann", "ann", "ann", "bob", "bob"], {"ann": 21}, 42,
+        {"ann": 16, "bob": -5, "cat": -26, "dan": -27}, loos={"cat": 21, "dan": 21})
+
+
+def test_first_deal_without_three_tricks_the_two_trick_players_share():
+    # Five players, eve deals: P = 6 + 4 x 5 = 26. ann 2, bob 2 share 13 each; cat (1 trick),
+    # dan, eve (0) burned 26 each -> pool 78.
+    # ann AS KS 9H 2C 3C | bob AH KH 5C 6C 7C | cat 3S 6S 2H 5H AC | dan 4S 7S 3H 6H 8C |
+    # eve 5S 8S 4H 7H 9C; diamonds trumps (2D).
+    v = series_deal("""
+        ann AS; bob 5C; cat 3S; dan 4S; eve 5S
+        ann KS; bob 6C; cat 6S; dan 7S; eve 8S
+        ann 9H; bob AH; cat 2H; dan 3H; eve 4H
+        bob KH; cat 5H; dan 6H; eve 7H; ann 2C
+        bob 7C; cat AC; dan 8C; eve 9C; ann 3C
+    """, seats=FIVE_SEATS, dealer="eve", turnup="2D")
+    assert outcome(v) == clean(
+        ["ann", "ann", "bob", "bob", "cat"], {"ann": 13, "bob": 13}, 78,
+        {"ann": 8, "bob": 8, "cat": -31, "dan": -31, "eve": -32},
+        loos={"cat": 26, "dan": 26, "eve": 26})
+
+
+def test_first_deal_five_single_tricks_burn_all_five():
+    # P = 26 stays and every player burns 26: pool 26 + 130 = 156.
+    # ann AS 2H 5C 8H 7C | bob 2S AH 2C 9H 8C | cat 3S 3H AC 6H 9C | dan 4S 4H 3C KH 6C |
+    # eve 5S 5H 4C 7H KC; diamonds trumps (2D).
+    v = series_deal("""
+        ann AS; bob 2S; cat 3S; dan 4S; eve 5S
+        ann 2H; bob AH; cat 3H; dan 4H; eve 5H
+        bob 2C; cat AC; dan 3C; eve 4C; ann 5C
+        cat 6H; dan KH; eve 7H; ann 8H; bob 9H
+        dan 6C; eve KC; ann 7C; bob 8C; cat 9C
+    """, seats=FIVE_SEATS, dealer="eve", turnup="2D")
+    burned = {p: 26 for p in FIVE_SEATS.split()}
+    assert outcome(v) == clean(
+        ["ann", "bob", "cat", "dan", "eve"], {}, 156,
+        {"ann": -31, "bob": -31, "cat": -31, "dan": -31, "eve": -32}, loos=burned)
+
+
+def test_later_deal_all_fold_same_dealer_deals_again_and_the_pot_stays():
+    v = series_deal("ann pass; bob pass; cat pass; dan pass", pool=42, number=2)
+    assert v["settlement"]["antes"] in ({}, {"ann": 0, "bob": 0, "cat": 0, "dan": 0})
+    assert outcome(v) == clean([], {}, 42, {}, next_dealer="dan")
+    assert v["next"] == {"dealer": "dan", "pool": 42, "first_of_series": False}
+
+
+def test_later_deal_lone_stander_takes_the_pot_and_the_series_ends():
+    v = series_deal("ann stand; bob pass; cat pass; dan pass", pool=42, number=2)
+    assert outcome(v) == clean([], {"ann": 42}, 0, {"ann": 42})
+    assert v["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
+
+
+def test_later_deal_nobody_three_the_pot_stays_plus_the_burns():
+    # dan folds. ann exchanges 3 (9C TC JC -> 2C 5C 7D). ann AS KS 2C 5C 7D |
+    # bob 2S 4S AC KC 6D | cat 3S 5S 3C 4C AD. ann 2, bob 2 (neither), cat 1: burned 42.
+    v = series_deal("""
+        ann stand; bob stand; cat stand; dan pass
+        ann exchange 9C TC JC > 2C 5C 7D
+        ann AS; bob 2S; cat 3S
+        ann KS; bob 4S; cat 5S
+        ann 2C; bob AC; cat 3C
+        bob KC; cat 4C; ann 5C
+        bob 6D; cat AD; ann 7D
+    """, pool=42, number=2)
+    assert outcome(v) == clean(["ann", "ann", "bob", "bob", "cat"], {}, 84, {"cat": -42},
+                               loos={"cat": 42})
+    assert v["next"] == {"dealer": "ann", "pool": 84, "first_of_series": False}
+
+
+def test_later_deal_with_two_standers_the_one_without_three_is_burned():
+    # ann AS KS QS 2C 3D | bob 2S AC KC 4D 5D: bob 3 tricks takes 42, ann (2 tricks) burns 42.
+    v = series_deal("""
+        ann stand; bob stand; cat pass; dan pass
+        ann AS; bob 2S
+        ann KS; bob AC
+        ann 2C; bob KC
+        bob 4D; ann 3D
+        bob 5D; ann QS
+    """, pool=42, number=2)
+    assert outcome(v) == clean(["ann", "ann", "bob", "bob", "bob"], {"bob": 42}, 42,
+                               {"ann": -42, "bob": 42}, loos={"ann": 42})
+    assert v["next"]["first_of_series"] is False
+
+
+def test_revoke_burns_the_offender_at_once_and_the_same_dealer_deals_again():
+    # Later deal, pot 42. bob holds 2S but plays 2C to ann's AS: burned 42 at once, the hand
+    # is thrown in (nothing else is paid): pool 84, dan deals again.
+    hands = {"ann": ["AS", "KS", "QS", "3D", "4D"], "bob": ["2S", "2C", "AC", "5D", "6D"],
+             "cat": ["3S", "5S", "3C", "4C", "AD"]}
+    v = series_deal("ann stand; bob stand; cat stand; dan pass; ann AS; bob 2C",
+                    pool=42, number=2, hands=hands)
+    assert [(x["player"], x["rule"], x["trick"], x["card"]) for x in v["violations"]] == [
+        ("bob", "revoke", 1, "2C")]
+    s = v["settlement"]
+    assert {k: x for k, x in s["deltas"].items() if x} == {"bob": -42}
+    assert s["pool_after"] == 84 and not any(s["payouts"].values())
+    assert v["next"] == {"dealer": "dan", "pool": 84, "first_of_series": False}
+
+
+def exchange_refused(seats, dealer, exchange):
+    """Errors of a first deal whose eldest opens with the given exchange."""
+    return record_errors(record(seats, dealer, rules=POKER, turnup="2H", number=1,
+                                actions=[exchange]))
+
+
+def test_exchange_limits_three_cards_two_with_seven_on_the_first_deal_none_with_eight():
+    three = {"player": "ann", "action": "exchange", "discard": ["2C", "3C", "4C"],
+             "draw": ["5C", "6C", "7C"]}
+    two = {**three, "discard": ["2C", "3C"], "draw": ["5C", "6C"]}
+    one = {**three, "discard": ["2C"], "draw": ["5C"]}
+    four = {**three, "discard": ["2C", "3C", "4C", "8C"], "draw": ["5C", "6C", "7C", "9C"]}
+    seven_three = exchange_refused(SEVEN, "gus", three)
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in seven_three), seven_three
+    eight_one = exchange_refused(EIGHT, "hal", one)
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in eight_one), eight_one
+    four_four = exchange_refused(FOUR, "dan", four)
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in four_four), four_four
+    # Two cards with seven players is allowed: the record is refused only for stopping early.
+    seven_two = exchange_refused(SEVEN, "gus", two)
+    assert not any(e["index"] == 0 for e in seven_two), seven_two
+
+
+def test_no_pam_in_poker_loo_the_jack_of_clubs_must_follow_clubs():
+    # Later deal, pot 20. ann AS 9C 3D 4D 5D | bob JC 2S 6D 7D 8D. ann leads 9C; bob plays 2S
+    # holding JC, an ordinary club here: revoke, burned 20 -> pool 40.
+    hands = {"ann": ["AS", "9C", "3D", "4D", "5D"], "bob": ["JC", "2S", "6D", "7D", "8D"]}
+    v = series_deal("ann stand; bob stand; cat pass; dan pass; ann 9C; bob 2S",
+                    pool=20, number=2, hands=hands)
+    assert [(x["player"], x["rule"], x["trick"]) for x in v["violations"]] == [
+        ("bob", "revoke", 1)]
+    assert v["settlement"]["pool_after"] == 40
+
+
+def test_later_deal_decisions_are_simultaneous_so_their_order_is_free():
+    v = series_deal("dan pass; cat pass; bob pass; ann stand", pool=42, number=2)
+    assert outcome(v) == clean([], {"ann": 42}, 0, {"ann": 42})
+
+
+def test_nobody_may_fold_on_the_first_deal():
+    rec = record(FOUR, "dan", rules=POKER, turnup="2H", number=1,
+                 actions="ann pass; bob stand; cat stand; dan stand")
+    errors = record_errors(rec)
+    assert any(e["index"] == 0 and e["player"] == "ann" for e in errors), errors

@@ -1,0 +1,147 @@
+"""Record errors (deal-record.md): a record that cannot describe a real deal is refused whole,
+with every error found, each naming the action index, the player and the card."""
+import copy
+import json
+import pathlib
+
+import pytest
+
+from games.rules import RecordError, replay
+from tests.engine.dealkit import record, record_errors
+from tests.engine.test_five_card_declare import EXCHANGE_DEAL
+
+FIVE = {"game": "five-card"}
+THREE = {"game": "three-card"}
+SEATS = "ann bob cat dan"
+EXAMPLES = pathlib.Path("/work/shared/examples")
+# EXCHANGE_DEAL action indices: 0-3 declarations, 4-6 exchanges, 7-21 plays
+# (7 ann AH, 8 bob QH, 9 cat 2H, 10 ann KH, 11 bob 8C, ..., 19 bob 9C, 20 cat 5C, 21 ann 4C).
+
+
+def five_card(**fields):
+    """The valid five-card exchange deal (hearts trumps, P = 23), as a fresh record."""
+    return record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=EXCHANGE_DEAL,
+                  **fields)
+
+
+def named(errors, index, player, card=None):
+    """True when some error names this action index, player and (if given) card."""
+    return any(e["index"] == index and e["player"] == player
+               and (card is None or e["card"] == card) for e in errors)
+
+
+def test_the_base_record_is_valid():
+    assert replay(five_card())["status"] == "valid"
+
+
+def test_every_error_has_the_contract_fields():
+    rec = five_card()
+    rec["actions"][11]["card"] = "ZZ"
+    for e in record_errors(rec):
+        assert set(e) >= {"index", "player", "card", "field", "message"}, e
+        assert isinstance(e["message"], str) and e["message"]
+
+
+@pytest.mark.parametrize("bad", ["ZZ", "1H", "11S", "AX", ""])
+def test_not_a_card(bad):
+    rec = five_card()
+    rec["actions"][11]["card"] = bad
+    errors = record_errors(rec)
+    assert named(errors, 11, "bob", bad), errors
+
+
+def test_same_card_twice():
+    rec = five_card()
+    rec["actions"][9]["card"] = "AH"  # cat plays ann's AH of trick 1 again
+    assert named(record_errors(rec), 9, "cat", "AH")
+
+
+def test_same_card_twice_shared_example():
+    case = json.loads((EXAMPLES / "e4_card_played_twice.json").read_text())
+    errors = record_errors(case["record"])
+    assert named(errors, 9, "bob", "AD"), errors
+
+
+@pytest.mark.parametrize(("index", "player", "card"), [
+    (19, "bob", "9H"),   # the turn-up, which is on the table (bob is not the dealer)
+    (21, "ann", "2C"),   # a card ann discarded in her exchange
+])
+def test_card_the_player_cannot_hold(index, player, card):
+    rec = five_card()
+    rec["actions"][index]["card"] = card
+    assert named(record_errors(rec), index, player, card)
+
+
+def test_card_outside_a_given_hand():
+    # ann's dealt hand is given; she plays QS, which is not in it (nor drawn).
+    rec = five_card(hands={"ann": ["AH", "2C", "3D", "5D", "7S"]})
+    rec["actions"][13]["card"] = "QS"
+    assert named(record_errors(rec), 13, "ann", "QS")
+
+
+def test_hand_of_the_wrong_size():
+    rec = five_card(hands={"ann": ["AH", "2C", "3D", "5D"]})
+    errors = record_errors(rec)
+    assert any(e["player"] == "ann" and e["index"] is None for e in errors), errors
+
+
+def test_unknown_seat():
+    rec = five_card()
+    rec["actions"][3]["player"] = "zed"
+    assert named(record_errors(rec), 3, "zed")
+
+
+def test_action_after_the_last_trick():
+    rec = five_card()
+    rec["actions"].append({"player": "bob", "action": "play", "card": "2D"})
+    assert named(record_errors(rec), 22, "bob", "2D")
+
+
+def test_action_after_a_lone_stander_took_the_pool():
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="4S",
+                 actions="ann pass; bob stand; cat pass; dan pass; bob AS")
+    assert named(record_errors(rec), 4, "bob", "AS")
+
+
+def test_deal_that_stops_before_its_last_trick():
+    rec = five_card()
+    del rec["actions"][16:]  # three tricks played, no reason to stop
+    assert record_errors(rec)
+
+
+@pytest.mark.parametrize(("pool", "actions", "index", "player"), [
+    (0, "ann pass", 0, "ann"),                                         # pass in a simple pool
+    (6, "ann stand; bob miss; cat miss; dan pass", 2, "cat"),          # a second miss-taker
+    (6, "ann stand; bob pass; cat pass; dan pass", 3, "dan"),          # dealer vs lone stander
+])
+def test_declarations_the_rules_do_not_allow(pool, actions, index, player):
+    rec = record(SEATS, "dan", rules=THREE, pool=pool, turnup="7D", actions=actions)
+    errors = record_errors(rec)
+    assert named(errors, index, player), errors
+
+
+def test_a_miss_with_irish_loo():
+    rec = record(SEATS, "dan", rules={"game": "irish"}, pool=0, turnup="7D",
+                 actions="ann stand", miss=["QD", "5H", "5C"])
+    errors = record_errors(rec)
+    assert any(e["field"] == "miss" or "miss" in e["message"] for e in errors), errors
+
+
+def test_pool_mismatch_between_record_and_ledger():
+    rec = five_card()
+    with pytest.raises(RecordError) as caught:
+        replay(rec, FIVE, pool=9)
+    assert any(e["field"] == "pool" or "pool" in e["message"] for e in caught.value.errors)
+    assert "18" in str(caught.value.errors) and "9" in str(caught.value.errors)
+
+
+def test_every_error_is_reported_at_once_and_nothing_else_is_changed():
+    rec = five_card()
+    rec["actions"][3]["player"] = "zed"
+    rec["actions"][11]["card"] = "ZZ"
+    rec["actions"][9]["card"] = "AH"
+    before = copy.deepcopy(rec)
+    errors = record_errors(rec)
+    assert named(errors, 3, "zed") and named(errors, 11, "bob", "ZZ"), errors
+    assert named(errors, 9, "cat", "AH"), errors
+    assert rec == before  # replay never edits the caller's record
