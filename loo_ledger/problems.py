@@ -256,7 +256,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if getattr(api_exc, "auth_header", None):
         headers["WWW-Authenticate"] = api_exc.auth_header  # type: ignore[attr-defined]
     if getattr(api_exc, "wait", None):
-        headers["Retry-After"] = "%d" % api_exc.wait  # type: ignore[attr-defined]
+        headers["Retry-After"] = str(int(api_exc.wait))  # type: ignore[attr-defined]
 
     if isinstance(api_exc, Problem):
         headers.update(api_exc.headers)

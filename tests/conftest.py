@@ -13,7 +13,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # Club "oak": owner olga, scorer sam, player ann (with a login), viewer vic, and players bob,
 # cat, dan, eve without logins (seat handles for sessions). Club "elm": owner otto, plus its own
 # ann and bob (same handles, different club) to catch queries that forget the club.
-import pytest  # noqa: E402
+import pytest
 
 ROLE_LOGINS: dict[str, tuple[str, str, str]] = {
     # role -> (username, member name, club slug)
@@ -83,7 +83,7 @@ def member_for(club, other_club):
     from accounts.models import Member
 
     def get(role: str):
-        username, name, slug = ROLE_LOGINS[role]
+        _username, name, slug = ROLE_LOGINS[role]
         return Member.objects.get(club__slug=slug, name=name)
 
     return get

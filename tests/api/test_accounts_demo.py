@@ -1,0 +1,95 @@
+"""`manage.py load_demo`: the demo club, its logins and an engine-generated session, idempotent."""
+from __future__ import annotations
+
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from accounts.models import Club, Member
+
+pytestmark = pytest.mark.django_db
+
+
+def load_demo(**options) -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out, **options)
+    return out.getvalue()
+
+
+def token_client(username: str, password: str) -> APIClient:
+    client = APIClient()
+    response = client.post("/api/v1/auth/token/", {"username": username, "password": password}, format="json")
+    assert response.status_code == 200, response.content
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    return client
+
+
+def test_demo_club_logins_and_session_of_30_deals():
+    output = load_demo()
+    club = Club.objects.get(slug="demo")
+    roles = dict(Member.objects.filter(club=club).values_list("name", "role"))
+    assert roles == {"demo": "owner", "scorer": "scorer", "viewer": "viewer",
+                     "ann": "player", "bob": "player", "cat": "player", "dan": "player", "eve": "player"}
+
+    viewer = token_client("viewer", "viewer-password")
+    sessions = viewer.get("/api/v1/clubs/demo/sessions/").json()["results"]
+    assert len(sessions) == 1
+    session_id = sessions[0]["id"]
+    deals = viewer.get(f"/api/v1/clubs/demo/sessions/{session_id}/deals/").json()
+    assert deals["count"] == 30
+    assert f"/api/v1/clubs/demo/sessions/{session_id}/ledger" in output
+    assert f"/clubs/demo/sessions/{session_id}/report/" in output
+
+    # the scorer and the owner log in with the documented passwords and may record
+    assert token_client("scorer", "scorer-password").get("/api/v1/clubs/demo/").json()["role"] == "scorer"
+    assert token_client("demo", "demo-password").get("/api/v1/clubs/demo/").json()["role"] == "owner"
+
+
+def test_demo_ledger_balances_with_the_chips_issued():
+    load_demo(deals=12)
+    from games.models import GameSession
+    from games.services.ledger import ledger_check
+
+    session = GameSession.objects.get(club__slug="demo")
+    assert session.deals.count() == 12
+    assert ledger_check(session) == []
+
+
+def test_load_demo_twice_creates_nothing_new():
+    load_demo(deals=5)
+    from games.models import GameSession
+
+    counts = (Club.objects.count(), Member.objects.count(), GameSession.objects.count())
+    deal_ids = list(GameSession.objects.get(club__slug="demo").deals.values_list("id", flat=True))
+    output = load_demo(deals=5)
+    assert "already there" in output
+    assert (Club.objects.count(), Member.objects.count(), GameSession.objects.count()) == counts
+    assert list(GameSession.objects.get(club__slug="demo").deals.values_list("id", flat=True)) == deal_ids
+
+
+def test_load_demo_keeps_a_changed_password():
+    load_demo(deals=1)
+    from django.contrib.auth import get_user_model
+
+    demo = get_user_model().objects.get(username="demo")
+    demo.set_password("changed-password-9")
+    demo.save()
+    load_demo(deals=1)
+    assert APIClient().post("/api/v1/auth/token/", {"username": "demo", "password": "demo-password"},
+                            format="json").status_code == 400
+    token_client("demo", "changed-password-9")
+
+
+def test_demo_deals_are_the_simulators_deals_for_the_seed():
+    load_demo(deals=4, seed=99)
+    from games.management.commands.load_demo import RULES, SEATS
+    from games.models import GameSession
+    from games.rules.simulate import random_session
+
+    _header, *expected = random_session(RULES, SEATS, 4, random.Random(99), first_dealer=SEATS[0])
+    stored = [d.current.record for d in GameSession.objects.get(club__slug="demo").deals.order_by("number")]
+    assert [r["actions"] for r in stored] == [r["actions"] for r in expected]
+    assert [r["dealer"] for r in stored] == [r["dealer"] for r in expected]

@@ -1,0 +1,257 @@
+"""The security matrix: every endpoint under /api/v1/, found from the URL resolver, called with
+no credentials (401), another club's credentials (404), a viewer's and a player's writes (403)
+and a scorer's owner-only writes (403); a member's reads succeed (so a 404 is about tenancy, not
+a missing object). Every write endpoint also gets malformed and ill-typed bodies: a 4xx
+problem, never a 500.
+
+A new endpoint fails ``test_every_api_endpoint_is_in_the_table`` until it is added to ENDPOINTS
+with the level of who may call each method.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC = "public"  # anyone, no credentials
+AUTH = "auth"  # any logged-in user (not club-scoped)
+READ = "read"  # any member of the club
+RECORD = "record"  # owners and scorers
+OWNER = "owner"  # owners only
+
+CLUB = "api/v1/clubs/<slug:club>/"
+SESSION = CLUB + "sessions/<int:session_id>/"
+
+ENDPOINTS: dict[str, dict[str, str]] = {
+    "api/v1/schema/": {"get": PUBLIC},
+    "api/v1/docs/": {"get": PUBLIC},
+    "api/v1/redoc/": {"get": PUBLIC},
+    "api/v1/auth/token/": {"post": PUBLIC},
+    "api/v1/replay": {"post": AUTH},
+    "api/v1/clubs/": {"get": AUTH, "post": AUTH},
+    CLUB: {"get": READ, "put": OWNER, "patch": OWNER},
+    CLUB + "members/": {"get": READ, "post": OWNER},
+    CLUB + "members/<slug:name>/": {"get": READ, "put": OWNER, "patch": OWNER},
+    CLUB + "results": {"get": READ},
+    CLUB + "imports/": {"get": READ, "post": RECORD},
+    CLUB + "imports/<int:job_id>": {"get": READ},
+    CLUB + "imports/<int:job_id>/retry": {"post": RECORD},
+    CLUB + "sessions/": {"get": READ, "post": RECORD},
+    SESSION: {"get": READ},
+    SESSION + "deals/": {"get": READ, "post": RECORD},
+    SESSION + "deals/<int:number>/": {"get": READ},
+    SESSION + "deals/<int:number>/corrections": {"post": RECORD},
+    SESSION + "ledger": {"get": READ},
+    SESSION + "purchases/": {"get": READ, "post": RECORD},
+    SESSION + "report": {"get": READ},
+    SESSION + "close": {"post": RECORD},
+    SESSION + "reopen": {"post": OWNER},
+    SESSION + "closings": {"get": READ},
+}
+
+METHODS = ("get", "post", "put", "patch", "delete")
+UNSAFE = {"post", "put", "patch", "delete"}
+CLUB_SCOPED = {READ, RECORD, OWNER}
+PROBLEM = "application/problem+json"
+
+
+def _walk(patterns, prefix: str = "") -> Iterator[tuple[str, object]]:
+    for p in patterns:
+        route = prefix + str(p.pattern)
+        if isinstance(p, URLResolver):
+            yield from _walk(p.url_patterns, route)
+        elif isinstance(p, URLPattern):
+            yield route, p.callback
+
+
+def _methods(callback) -> set[str]:
+    view_class = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
+    actions = getattr(callback, "actions", None)  # DRF viewsets
+    if actions:
+        return set(actions)
+    if view_class is None:  # a function view: every method it names
+        return {m for m in METHODS if m.upper() in getattr(callback, "http_method_names", [])} or {"get"}
+    return {m for m in METHODS if hasattr(view_class, m)}
+
+
+def discovered_endpoints() -> dict[str, set[str]]:
+    """Every route under /api/v1/ with the HTTP methods its view implements."""
+    found: dict[str, set[str]] = {}
+    for route, callback in _walk(get_resolver().url_patterns):
+        if route.startswith("api/v1/"):
+            found.setdefault(route, set()).update(_methods(callback))
+    return found
+
+
+CASES = sorted((route, method, level) for route, methods in ENDPOINTS.items() for method, level in methods.items())
+
+
+def case_id(case) -> str:
+    route, method, _ = case
+    return f"{method.upper()} /{route}"
+
+
+def cases(predicate) -> list:
+    return [pytest.param(*c, id=case_id(c)) for c in CASES if predicate(*c)]
+
+
+def test_every_api_endpoint_is_in_the_table():
+    found = discovered_endpoints()
+    table = {route: set(methods) for route, methods in ENDPOINTS.items()}
+    missing = {r: sorted(m) for r, m in found.items() if table.get(r) != m}
+    stale = sorted(set(table) - set(found))
+    assert not missing, f"endpoints (or methods) not in ENDPOINTS: {missing}"
+    assert not stale, f"ENDPOINTS lists routes that no longer exist: {stale}"
+
+
+# --- the objects every URL points at: they exist in club oak ----------------------------------
+
+
+@pytest.fixture
+def world(club, other_club, member_for):
+    """A session of oak with two recorded deals, and an import job of oak."""
+    from games.imports.models import ImportJob
+    from games.rules.simulate import random_session
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = ["ann", "bob", "cat", "dan"]
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=seats, first_dealer="ann",
+                             rules={"preset": "three-card"}, allow_credit=True,
+                             user=member_for("owner").user)
+    _, *records = random_session({"preset": "three-card"}, seats, 2, random.Random(7), first_dealer="ann")
+    for number, record in enumerate(records, start=1):
+        deal_record(session=session, number=number, record=record, user=member_for("scorer").user)
+    job = ImportJob.objects.create(club=club, source="", status=ImportJob.Status.FAILED, detail="test")
+    return {"session_id": session.pk, "number": 1, "job_id": job.pk}
+
+
+def url_for(route: str, world: dict, **overrides) -> str:
+    values = {"club": "oak", "name": "bob", **world, **overrides}
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), route)
+
+
+def call(client, method: str, url: str, body=None):
+    if method == "get":
+        return client.get(url)
+    return getattr(client, method)(url, json.dumps(body if body is not None else {}),
+                                   content_type="application/json")
+
+
+def assert_problem(response, status: int) -> dict:
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"] == PROBLEM
+    return response.json()
+
+
+# --- the matrix -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: lv != PUBLIC))
+def test_anonymous_is_401(route, method, level, world, anon_client):
+    response = call(anon_client, method, url_for(route, world))
+    assert assert_problem(response, 401)["code"] == "not-authenticated"
+    assert response["WWW-Authenticate"] == "Token"
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: lv in CLUB_SCOPED))
+def test_another_clubs_member_gets_404(route, method, level, world, outsider_client):
+    """otto owns club elm: in oak he is nobody, whatever the method."""
+    body = assert_problem(call(outsider_client, method, url_for(route, world)), 404)
+    assert "oak" not in json.dumps({k: v for k, v in body.items() if k != "instance"})
+
+
+@pytest.mark.parametrize(("route", "method", "level"),
+                         cases(lambda r, m, lv: lv in CLUB_SCOPED and re.search(r"<(int|slug):(session_id|number|job_id|name)>", r)))
+def test_another_clubs_objects_through_own_club_look_like_missing_ones(route, method, level, world,
+                                                                       outsider_client):
+    """otto names his own club (where he is owner) but oak's session/deal/job ids and oak-only
+    member cat: the answer is exactly the answer for ids that exist nowhere. A read is a 404; a
+    write may refuse its body first (400), but never succeeds and never differs."""
+    url = url_for(route, world, club="elm", name="cat")
+    nowhere = url_for(route, {k: 999_999 for k in world}, club="elm", name="nobody")
+    response, missing = call(outsider_client, method, url), call(outsider_client, method, nowhere)
+    expected = 404 if method == "get" else missing.status_code
+    body = assert_problem(response, expected)
+    assert expected in {400, 404}
+    strip = lambda b: {k: v for k, v in b.items() if k not in {"instance", "detail"}}  # noqa: E731
+    assert strip(body) == strip(missing.json())
+
+
+@pytest.mark.parametrize("role", ["viewer", "player"])
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m in UNSAFE and lv in CLUB_SCOPED))
+def test_read_only_roles_may_not_write(route, method, level, role, world, api_client_for):
+    body = assert_problem(call(api_client_for(role), method, url_for(route, world)), 403)
+    assert body["code"] == "permission-denied"
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m in UNSAFE and lv == OWNER))
+def test_scorer_may_not_do_owner_only_writes(route, method, level, world, scorer_client):
+    assert_problem(call(scorer_client, method, url_for(route, world)), 403)
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m == "get" and lv != OWNER))
+def test_a_viewer_reads_everything_of_the_club(route, method, level, world, viewer_client):
+    response = viewer_client.get(url_for(route, world))
+    assert response.status_code == 200, (response.status_code, response.content[:300])
+
+
+# --- write endpoints never answer 500 ----------------------------------------------------------
+
+WRITES = cases(lambda r, m, lv: m in UNSAFE and r not in {"api/v1/auth/token/"})
+IGNORES_BODY = {CLUB + "imports/<int:job_id>/retry"}  # actions that never read a body
+MALFORMED = ["{", '{"seats": [', "nul", "\x00\x01", "[1,]", '{"a": 1} trailing']
+ILL_TYPED = [None, [], 0, -1, "x", True, [{}], {"": None},
+             {"date": 5, "seats": "ann", "rules": [], "first_dealer": 3, "chip_value": "many"},
+             {"number": "one", "record": [], "reason": {}, "chips": -3, "player": ["ann"]},
+             {"slug": 7, "name": None, "role": "king", "user": 12, "display_name": []},
+             {"record": {"dealer": "zed", "actions": "lots"}, "rules": {"preset": 9}, "pool": "x"}]
+
+
+@pytest.mark.parametrize(("route", "method", "level"), WRITES)
+@pytest.mark.parametrize("text", MALFORMED)
+def test_malformed_json_is_a_400_problem(route, method, level, text, world, owner_client):
+    response = getattr(owner_client, method)(url_for(route, world), text, content_type="application/json")
+    if route in IGNORES_BODY:
+        assert response.status_code < 400, response.content[:300]
+        return
+    body = assert_problem(response, 400)
+    assert body["code"] in {"malformed-request", "validation-error"}
+
+
+@pytest.mark.parametrize(("route", "method", "level"), WRITES)
+@pytest.mark.parametrize("payload", ILL_TYPED, ids=[f"body{i}" for i in range(len(ILL_TYPED))])
+def test_ill_typed_bodies_are_4xx_problems(route, method, level, payload, world, owner_client):
+    response = call(owner_client, method, url_for(route, world), payload)
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code >= 400:
+        assert response["Content-Type"] == PROBLEM
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seats", "dealer", "pool", "record", "number", "rules", "chips", "player",
+                         "name", "role", "actions", "date", "first_dealer", "reason", "x"]) | st.text(max_size=5),
+        inner, max_size=5),
+    max_leaves=12,
+)
+
+
+@pytest.mark.parametrize(("route", "method", "level"), WRITES)
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(payload=JSON_VALUES)
+def test_random_json_never_500(route, method, level, world, owner_client, payload):
+    response = call(owner_client, method, url_for(route, world), payload)
+    assert response.status_code < 500, (payload, response.content[:300])
+    if response.status_code >= 400:
+        assert response["Content-Type"] == PROBLEM
