@@ -6,6 +6,7 @@ that cannot describe a real deal raises one ``RecordError`` listing every error 
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -116,7 +117,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                  actions: list, errors: list[dict], bad: set[int], check: bool
                  ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str]]:
     """Each player's dealt hand: given, or read back from plays, discards and draws."""
-    plays: dict[str, list[int]] = {}
+    plays: defaultdict[str, list[int]] = defaultdict(list)
     seen: set[int] = set()
     discards: dict[str, list[int]] = {}
     draws: dict[str, list[int]] = {}
@@ -126,6 +127,15 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     stock_pos = 0
     code = CODE
     for i, a in enumerate(actions):
+        try:  # the common case first: a well-formed play of a fresh card
+            if a["action"] == "play":
+                c = code[a["card"]]
+                if c not in seen:
+                    seen.add(c)
+                    plays[a["player"]].append(c)
+                    continue
+        except (KeyError, TypeError):
+            pass
         if type(a) is not dict and not isinstance(a, Mapping):
             errors.append(record_error("action: must be an object", index=i, field="actions"))
             bad.add(i)
@@ -134,25 +144,24 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
         if kind == "play":
             player = a.get("player")
             text = a.get("card")
-            c = code.get(text) if type(text) is str else None
+            c = _card(text)
             if c is None:
-                c = _card(text)
-                if c is None:
-                    errors.append(record_error(f"{text!r} is not a card", index=i,
-                                               player=player, card=str(text), field="card"))
-                    bad.add(i)
-                    continue
+                errors.append(record_error(f"{text!r} is not a card", index=i,
+                                           player=player, card=str(text), field="card"))
+                bad.add(i)
+                continue
             if c in seen:
                 errors.append(record_error(f"{NAME[c]} is played twice", index=i,
                                            player=player, card=NAME[c]))
                 bad.add(i)
                 continue
             seen.add(c)
-            got = plays.get(player)
-            if got is None:
-                plays[player] = [c]
-            else:
-                got.append(c)
+            try:
+                plays[player].append(c)
+            except TypeError:
+                errors.append(record_error(f"player {player!r} is not a seat", index=i,
+                                           field="player"))
+                bad.add(i)
         elif kind == "exchange":
             player = a.get("player")
             out = _cards(a.get("discard") or [])
