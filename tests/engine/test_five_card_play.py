@@ -7,7 +7,8 @@ the pool and the offender pays one full loo instead of the ordinary loo.
 """
 import pytest
 
-from tests.engine.dealkit import play, record
+from games.rules import replay
+from tests.engine.dealkit import assert_conserved, assert_settled, parse_actions, play, record
 from tests.engine.outcome import FIVE, clean, offended, replayed
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 from tests.engine.test_five_card_pam import PAM_LED, PAM_LED_OFFENCE, PAM_LED_WINNERS
@@ -150,3 +151,16 @@ def test_penalty_and_loo_both_charges_an_offender_without_a_trick_twice():
     got = replayed(PAM_LED, {**FIVE, "penalty_and_loo": "both"}, pool=10)
     assert got == offended(PAM_LED_WINNERS, PAM_LED_OFFENCE, {"ann": 6, "cat": 9}, 10,
                            {"ann": 6, "bob": -10, "cat": 9, "dan": -5}, penalty=10)
+
+
+def test_result_only_record_is_settled_unverified():
+    # The exchange deal noted as trick counts only: ann 2, bob 3, cat (stood) none.
+    # P = 23, a trick 4: ann 8, bob 12, cat looed 5 -> pool 8.
+    declarations = [a for a in parse_actions(EXCHANGE_DEAL) if a["action"] in ("stand", "pass")]
+    rec = {**record("ann bob cat dan", "dan", rules=FIVE, pool=18, turnup="9H",
+                    actions=declarations), "result": {"tricks": {"ann": 2, "bob": 3}}}
+    v = replay(rec)
+    assert_conserved(v, ["ann", "bob", "cat", "dan"])
+    assert v["status"] == "unverified" and v["violations"] == []
+    assert_settled(v, payouts={"ann": 8, "bob": 12}, loos={"cat": 5}, pool_after=8,
+                   deltas={"ann": 8, "bob": 12, "cat": -5, "dan": -5})

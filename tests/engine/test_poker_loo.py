@@ -5,7 +5,12 @@ First deal: everybody must stand (declarations omitted), every player antes 5 an
 tricks take the pot. Later deals: no antes, simultaneous stand/fold.
 Hearts are trumps (turn-up 2H) unless said otherwise; JC is an ordinary club here.
 """
-from tests.engine.dealkit import play, record, record_errors
+import re
+
+import pytest
+
+from games.rules import replay_session
+from tests.engine.dealkit import nonzero, play, record, record_errors
 from tests.engine.outcome import clean, outcome
 
 POKER = {"game": "poker-loo"}
@@ -43,9 +48,11 @@ def test_first_deal_forced_antes_three_tricks_take_the_pot_and_the_rest_burn():
     assert v["next"] == {"dealer": "ann", "pool": 63, "first_of_series": False}
 
 
-def test_burn_is_capped_by_loo_cap():
+@pytest.mark.parametrize("rules", [{**POKER, "loo_cap": 10},
+                                   {**POKER, "loo": "mixed", "loo_cap": 10}])
+def test_burn_is_capped_by_loo_cap(rules):
     # Cap 10: each burn is min(21, 10) = 10 -> pool 30.
-    v = series_deal(FIRST_THREE_ONE_ONE, rules={**POKER, "loo": "mixed", "loo_cap": 10})
+    v = series_deal(FIRST_THREE_ONE_ONE, rules=rules)
     assert outcome(v) == clean(
         ["ann", "ann", "ann", "dan", "bob"], {"ann": 21}, 30,
         {"ann": 16, "bob": -15, "cat": -15, "dan": -16}, loos={"bob": 10, "cat": 10, "dan": 10})
@@ -205,3 +212,38 @@ def test_nobody_may_fold_on_the_first_deal():
                  actions="ann pass; bob stand; cat stand; dan stand")
     errors = record_errors(rec)
     assert any(e["index"] == 0 and e["player"] == "ann" for e in errors), errors
+
+
+def renamed(actions, names):
+    """The same plays with the players renamed (``names``: old -> new, all at once)."""
+    return re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group(1)], actions)
+
+
+def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule():
+    # 1: dan deals the forced first deal (P 21; pot 63). 2: ann deals, all fold: pot 63 stays
+    # and ann deals again. 3: bob alone stands and takes 63: the series ends. 4: bob deals a new
+    # series: antes again (bob 6, the others 5 = 21); cat (eldest) takes 21, the rest burn 21.
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
+              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
+              "buy_ins": {p: 100 for p in FOUR.split()}}
+    deals = [
+        record(FOUR, "dan", rules=POKER, turnup="2H", actions=FIRST_THREE_ONE_ONE),
+        record(FOUR, "ann", rules=POKER, turnup="2H",
+               actions="bob pass; cat pass; dan pass; ann pass"),
+        record(FOUR, "ann", rules=POKER, turnup="2H",
+               actions="bob stand; cat pass; dan pass; ann pass"),
+        record(FOUR, "bob", rules=POKER, turnup="2H", actions=renamed(
+            FIRST_THREE_ONE_ONE, {"ann": "cat", "bob": "dan", "cat": "ann", "dan": "bob"})),
+    ]
+    for deal in deals:
+        del deal["pool"], deal["rules"], deal["seats"]
+    verdicts = list(replay_session([header, *deals]))
+    got = [(v["dealer"], v["settlement"]["pool_before"], sum(v["settlement"]["antes"].values()),
+            v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
+            v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts]
+    assert got == [
+        ("dan", 0, 21, 63, {"ann": 16, "bob": -26, "cat": -26, "dan": -27}, "ann", False),
+        ("ann", 63, 0, 63, {}, "ann", False),
+        ("ann", 63, 0, 0, {"bob": 63}, "bob", True),
+        ("bob", 0, 21, 63, {"cat": 16, "dan": -26, "ann": -26, "bob": -27}, "cat", False),
+    ]
