@@ -10,17 +10,11 @@ from tests.engine.dealkit import (
     violations,
     winners,
 )
+from tests.engine.test_three_card_double import DECLARE, MISS, SEATS, TRICK1, TRICK2, TRICK3
 
-SEATS = "ann bob cat dan"
-MISS = ["KD", "3H", "8C"]
-# The standard double pool (see test_three_card_double): dan deals, 6 carried, 7D turned;
-# ann AD 9H 4C stands, bob takes the miss KD 3H 8C, cat QS 5S 2H stands, dan passes.
-# Winners ann, ann, bob.  P = 9: ann 6, bob 3, cat looed 3 -> next pool 3.
-DECLARE = "ann stand; bob miss; cat stand; dan pass"
-TRICK1 = "ann AD; bob KD; cat 5S"
-TRICK2 = "ann 9H; bob 3H; cat 2H"
-TRICK3 = "ann 4C; bob 8C; cat QS"
-
+# The standard double pool of test_three_card_double: ann AD 9H 4C stands, bob takes the miss
+# KD 3H 8C, cat QS 5S 2H stands, dan passes; winners ann, ann, bob.
+# P = 9: ann 6, bob 3, cat looed 3 -> next pool 3.
 
 def deal(*parts: str, pool: int = 6, **options) -> dict:
     return record(SEATS, "dan", turnup="7D", pool=pool, miss=MISS, actions="\n".join(parts),

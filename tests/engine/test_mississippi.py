@@ -1,17 +1,12 @@
 """Mississippi (loo-rules.md section 2): the 17th-century French cousin is three-card Loo under
 another name -- preset "mississippi" must resolve to exactly the three-card rules."""
 from tests.engine.dealkit import assert_settled, play, record
+from tests.engine.test_three_card_double import BASE, MISS, SEATS
 
-SEATS = "ann bob cat dan"
 # The standard double pool of test_three_card_double: winners ann, ann, bob; cat looed.
-BASE = """ann stand; bob miss; cat stand; dan pass
-ann AD; bob KD; cat 5S
-ann 9H; bob 3H; cat 2H
-ann 4C; bob 8C; cat QS"""
-
 
 def base(rules: dict) -> dict:
-    return record(SEATS, "dan", turnup="7D", pool=6, miss=["KD", "3H", "8C"], actions=BASE,
+    return record(SEATS, "dan", turnup="7D", pool=6, miss=MISS, actions=BASE,
                   rules=rules)
 
 

@@ -15,15 +15,16 @@ from tests.engine.dealkit import (
 
 SEATS = "ann bob cat dan"
 
-# The standard double pool: dan deals, 6 carried, diamonds trumps (7D turned).
+# The standard double pool (shared by the other three-card test modules): dan deals, 6 carried, diamonds trumps (7D turned).
 # ann stands on AD 9H 4C, bob takes the miss KD 3H 8C, cat stands on QS 5S 2H, dan passes.
 #   T1 ann AD (must lead the trump ace), bob KD (follows, cannot head), cat 5S (void, no trump) -> ann
 #   T2 ann 9H (no trump left), bob 3H (cannot head), cat 2H                                  -> ann
 #   T3 ann 4C, bob 8C (heads), cat QS (void, no trump)                                        -> bob
-BASE = """ann stand; bob miss; cat stand; dan pass
-ann AD; bob KD; cat 5S
-ann 9H; bob 3H; cat 2H
-ann 4C; bob 8C; cat QS"""
+DECLARE = "ann stand; bob miss; cat stand; dan pass"
+TRICK1 = "ann AD; bob KD; cat 5S"
+TRICK2 = "ann 9H; bob 3H; cat 2H"
+TRICK3 = "ann 4C; bob 8C; cat QS"
+BASE = f"{DECLARE}\n{TRICK1}\n{TRICK2}\n{TRICK3}"
 MISS = ["KD", "3H", "8C"]
 
 

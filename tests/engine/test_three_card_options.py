@@ -10,6 +10,7 @@ from tests.engine.dealkit import (
     violations,
     winners,
 )
+from tests.engine.test_three_card_double import BASE, MISS
 
 SEATS = "ann bob cat dan"
 
@@ -97,15 +98,11 @@ def test_without_a_club_turned_club_law_allows_passing():
 
 
 # --- undivided ------------------------------------------------------------------------------
-# The standard double pool of test_three_card_double: ann 2 tricks, bob 1, cat looed.
-BASE = """ann stand; bob miss; cat stand; dan pass
-ann AD; bob KD; cat 5S
-ann 9H; bob 3H; cat 2H
-ann 4C; bob 8C; cat QS"""
+# The standard double pool of test_three_card_double (BASE): ann 2 tricks, bob 1, cat looed.
 
 
 def test_undivided_pool_stays_when_nobody_takes_three():
-    v = play(record(SEATS, "dan", turnup="7D", pool=6, miss=["KD", "3H", "8C"], actions=BASE,
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, miss=MISS, actions=BASE,
                     rules=rules(undivided=True, loo_amount=6)))
     assert winners(v) == ["ann", "ann", "bob"]
     # nothing is paid out: 9 stays, cat looed 6 -> 15
