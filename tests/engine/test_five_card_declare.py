@@ -170,3 +170,9 @@ def test_nobody_withdraws_after_exchanging():
     rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
                  actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann pass\n"))
     assert any(e["player"] == "ann" and e["index"] == 6 for e in record_errors(rec))
+
+
+def test_a_player_who_passed_cannot_exchange():
+    rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
+                 actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n dan exchange 2S > 3H\n"))
+    assert any(e["player"] == "dan" and e["index"] == 6 for e in record_errors(rec))

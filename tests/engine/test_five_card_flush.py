@@ -6,7 +6,7 @@ show them). Four players ann bob cat dan with dan dealing unless said otherwise.
 """
 import pytest
 
-from tests.engine.dealkit import play, record
+from tests.engine.dealkit import play, record, record_errors
 from tests.engine.outcome import FIVE, clean, replayed
 
 SEATS = "ann bob cat dan"
@@ -135,3 +135,22 @@ def test_pam_immune_stander_holding_pam_is_not_looed_by_a_flush(immune, loos):
                   "ann stand; bob stand; cat stand; dan pass; ann flush")
     deltas = {"ann": 15, "dan": -5, **{p: -5 for p in loos}}
     assert got == no_play({"ann": 15}, loos, sum(loos.values()), deltas)
+
+
+def test_standers_looed_by_a_flush_pay_the_pool_in_unlimited_loo():
+    # P = 15 to bob; ann and cat each pay the full pool P = 15 -> pool 30.
+    got = settled({**FIVE, "loo": "unlimited"}, {"bob": PLAIN_SPADES},
+                  "ann stand; bob stand; cat stand; dan pass; bob flush")
+    assert got == no_play({"bob": 15}, {"ann": 15, "cat": 15}, 30,
+                          {"ann": -15, "bob": 15, "cat": -15, "dan": -5})
+
+
+@pytest.mark.parametrize(("rules", "hand"), [
+    (FIVE, BLAZE),                                   # blaze is off by default
+    ({**FIVE, "blaze": True}, ["2S", "5S", "8S", "TS", "KH"]),   # four spades, no Pam
+])
+def test_showing_a_hand_that_is_no_flush_is_a_record_error(rules, hand):
+    rec = record(SEATS, "dan", rules=rules, pool=10, turnup="3H", hands={"ann": hand},
+                 actions="ann stand; bob stand; cat pass; dan pass; ann flush")
+    errors = record_errors(rec)
+    assert any(e["index"] == 4 and e["player"] == "ann" for e in errors), errors

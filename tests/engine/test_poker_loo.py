@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games.rules import replay_session
+from games.rules import RecordError, replay_session
 from tests.engine.dealkit import nonzero, play, record, record_errors
 from tests.engine.outcome import clean, outcome
 
@@ -247,3 +247,32 @@ def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule()
         ("ann", 63, 0, 0, {"bob": 63}, "bob", True),
         ("bob", 0, 21, 63, {"cat": 16, "dan": -26, "ann": -26, "bob": -27}, "cat", False),
     ]
+
+
+def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
+    # 1: forced first deal, pot 63. 2: ann deals; bob and cat stand; cat plays 2C to bob's AS
+    # holding 2S: burned 63 at once, pot 126, ann deals again. 3: cat sits it out; bob alone
+    # stands and takes 126: the series ends.
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
+              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
+              "buy_ins": {p: 200 for p in FOUR.split()}}
+    first = {"dealer": "dan", "turnup": "2H", "actions": record(FOUR, "dan",
+                                                                 actions=FIRST_THREE_ONE_ONE)["actions"]}
+    revoke = {"dealer": "ann", "turnup": "2H",
+              "hands": {"bob": ["AS", "KS", "QS", "3D", "4D"], "cat": ["2S", "2C", "AC", "5D", "6D"]},
+              "actions": record(FOUR, "ann", actions="bob stand; cat stand; dan pass; ann pass;"
+                                                     "bob AS; cat 2C")["actions"]}
+    redeal = {"dealer": "ann", "turnup": "5H",
+              "actions": record(FOUR, "ann", actions="bob stand; dan pass; ann pass")["actions"]}
+    verdicts = list(replay_session([header, first, revoke, redeal]))
+    got = [(v["dealer"], v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
+            v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts[1:]]
+    assert got == [("ann", 126, {"cat": -63}, "ann", False),
+                   ("ann", 0, {"bob": 126}, "bob", True)]
+    assert [(x["player"], x["rule"], x["trick"]) for x in verdicts[1]["violations"]] == [
+        ("cat", "revoke", 1)]
+    standing = {**redeal, "actions": record(FOUR, "ann", actions="bob stand; cat stand; dan pass;"
+                                                                 "ann pass")["actions"]}
+    with pytest.raises(RecordError) as caught:
+        list(replay_session([header, first, revoke, standing]))
+    assert any(e["player"] == "cat" for e in caught.value.errors), caught.value.errors
