@@ -41,6 +41,11 @@ def test_demo_club_logins_and_session_of_30_deals():
     deals = viewer.get(f"/api/v1/clubs/demo/sessions/{session_id}/deals/").json()
     assert deals["count"] == 30
     assert f"/api/v1/clubs/demo/sessions/{session_id}/ledger" in output
+    purchases = viewer.get(f"/api/v1/clubs/demo/sessions/{session_id}/purchases/").json()["results"]
+    buy_ins = sorted(p["player"] for p in purchases if p["memo"] == "buy-in")
+    rebuys = [p for p in purchases if p["memo"].startswith("rebuy before deal")]
+    assert buy_ins == ["ann", "bob", "cat", "dan", "eve"]
+    assert rebuys, "the demo shows a player rebuying when short of chips"
     assert f"/clubs/demo/sessions/{session_id}/report/" in output
 
     # the scorer and the owner log in with the documented passwords and may record
