@@ -58,10 +58,9 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']}."})
-    if "rules" in rec:
-        if rules_resolve(rec["rules"]) != session.resolved_rules:
-            errors.append({"field": "record.rules",
-                           "message": "The record's rules differ from the session's; leave them out inside a session."})
+    if "rules" in rec and rules_resolve(rec["rules"]) != session.resolved_rules:
+        errors.append({"field": "record.rules",
+                       "message": "The record's rules differ from the session's; leave them out inside a session."})
     if errors:
         raise _mismatch(errors)
     rec.pop("rules", None)

@@ -62,24 +62,25 @@ def ledger_post(
     """Append one balanced posting to the session's ledger and return its entries.
 
     ``lines`` are :class:`LedgerLine` or ``(account, chips[, kind[, memo]])`` tuples; accounts
-    are a seat, ``"pool"`` or ``"bank"``; zero lines are dropped. Raises ``ValueError`` unless
-    the lines sum to zero. Locks the session row (a no-op if the caller already holds it).
+    are a seat, ``"pool"`` or ``"bank"``; zero lines are dropped. Raises ``TypeError`` for
+    chips that are not integers and ``ValueError`` for an unknown account or kind or lines that
+    do not sum to zero. Locks the session row (a no-op if the caller already holds it).
     ``posting`` (timeline position) defaults to the next free one.
     """
     locked = session_lock(session)
     items = [_as_line(x) for x in lines]
-    total = sum(x.chips for x in items)
-    if total != 0:
-        raise ValueError(f"a posting must sum to zero, these lines sum to {total}")
     allowed = set(locked.seats) | {POOL, BANK}
     kinds = set(Kind.values)
     for x in items:
+        if not isinstance(x.chips, int) or isinstance(x.chips, bool):
+            raise TypeError(f"chips must be integers, got {x.chips!r}")
         if x.account not in allowed:
             raise ValueError(f"no ledger account {x.account!r} in session {locked.pk}")
         if (x.kind or kind) not in kinds:
             raise ValueError(f"no ledger entry kind {x.kind or kind!r}")
-        if not isinstance(x.chips, int) or isinstance(x.chips, bool):
-            raise ValueError(f"chips must be integers, got {x.chips!r}")
+    total = sum(x.chips for x in items)
+    if total != 0:
+        raise ValueError(f"a posting must sum to zero, these lines sum to {total}")
     if posting is None:
         posting = next_posting(locked)
     last = LedgerEntry.objects.filter(session=locked).order_by("-seq").values("seq", "digest").first()
@@ -227,7 +228,7 @@ def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, dea
         held = balances.get(player, 0)
         if delta < 0 and held + delta < 0:
             item: dict[str, Any] = {
-                "player": player, "field": "record",
+                "player": player, "field": "record", "holds": held, "owes": -delta,
                 "message": f"{player} holds {held} and owes {-delta}: record a purchase first",
             }
             if deal is not None:

@@ -102,10 +102,10 @@ def make_session(club) -> Callable[..., Any]:
     from games.services.sessions import session_create
 
     def make(**overrides: Any):
-        kwargs: dict[str, Any] = dict(
-            club=club, date="2026-11-28", seats=list(TABLE), first_dealer="cat",
-            rules={"preset": "three-card"}, buy_ins={p: 20 for p in TABLE}, chip_value=10,
-        )
+        kwargs: dict[str, Any] = {
+            "club": club, "date": "2026-11-28", "seats": list(TABLE), "first_dealer": "cat",
+            "rules": {"preset": "three-card"}, "buy_ins": {p: 20 for p in TABLE}, "chip_value": 10,
+        }
         kwargs.update(overrides)
         return session_create(**kwargs)
 

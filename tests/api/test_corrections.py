@@ -87,7 +87,7 @@ def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post
     # ann takes all three tricks of deal 1: bob is looed (3 - 3 = 0) and cannot pay deal 2's 3
     data = problem(correct(scorer_client, session, 1, rec(DEAL1, result={"tricks": {"ann": 3}})), 409)
     assert data["code"] == "correction-refused" and data["deal"] == 2
-    assert data["errors"][0] == {"player": "bob", "field": "record", "deal": 2,
+    assert data["errors"][0] == {"player": "bob", "field": "record", "deal": 2, "holds": 0, "owes": 3,
                                  "message": "bob holds 0 and owes 3: record a purchase first"}
     assert "would make deal 2 impossible" in data["detail"] and "Nothing was changed" in data["detail"]
     assert snapshot(session) == before

@@ -20,7 +20,7 @@ def test_record_deal_answers_201_with_the_verdict(oak_session, post_deal):
     assert data["pool_before"] == 0 and data["pool_after"] == 6
     assert data["record"]["seats"] == ["ann", "bob", "cat", "dan"]  # completed by the server
     assert data["recorded_by"] == "sam"
-    assert response["Location"].endswith(f"/deals/1/")
+    assert response["Location"].endswith("/deals/1/")
     assert ledger_balances(oak_session) == {"ann": 22, "bob": 21, "cat": 14, "dan": 17, "pool": 6, "bank": -80}
 
 

@@ -54,9 +54,9 @@ def test_stale_in_flight_key_is_taken_over(oak_session, post_deal, member_for):
 
 def _fingerprint_of(session, number, record):
     """The fingerprint the server computes for this deal POST (via a throwaway request)."""
-    from rest_framework.test import APIRequestFactory
     from rest_framework.parsers import JSONParser
     from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
 
     from games.services.idempotency import request_fingerprint
 

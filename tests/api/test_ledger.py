@@ -54,6 +54,8 @@ def test_ledger_post_refuses_unbalanced_and_unknown_accounts(oak_session):
         ledger_post(session=oak_session, kind="end-pool", lines=[("zed", -1), ("ann", 1)])
     with pytest.raises(ValueError, match="kind"):
         ledger_post(session=oak_session, kind="gift", lines=[("bob", -1), ("ann", 1)])
+    with pytest.raises(TypeError, match="integers"):
+        ledger_post(session=oak_session, kind="end-pool", lines=[("pool", -0.5), ("ann", 0.5)])
 
 
 def test_ledger_post_appends_a_balanced_posting(played):
@@ -72,9 +74,8 @@ def test_ledger_post_appends_a_balanced_posting(played):
 ])
 def test_database_refuses_update_and_delete_of_ledger_rows(played, statement):
     assert LedgerEntry.objects.filter(session=played).exists()
-    with pytest.raises(IntegrityError, match="append-only"):
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(statement)
+    with pytest.raises(IntegrityError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(statement)
 
 
 def test_orm_update_and_delete_are_refused_too(played):
