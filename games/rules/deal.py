@@ -35,6 +35,7 @@ FULL_LOO_KINDS = PLAY_RULES | {"looked-at-hand", "exposed-card", "threw-up-after
 IRREGULARITY_KINDS = SINGLE_LOO_KINDS | FULL_LOO_KINDS | {"misdeal"}
 
 TRUMP_KEY, PAM_KEY = 20, 50
+_NOBODY: frozenset[int] = frozenset()
 #: tricks whose leader must lead a trump, by ``lead_trump``
 _DUTY_UPTO = {"every-trick": 99, "first-trick": 1, "first-two-tricks": 2, "none": 0}
 _TABLES: dict[tuple[int | None, int], tuple[list[int], list[int]]] = {}
@@ -118,7 +119,6 @@ class Deal:
         '_stock_size',
         '_tcards',
         '_three',
-        '_thrown_up',
         '_to_act',
         '_trick_no',
         '_tricks',
@@ -160,7 +160,8 @@ class Deal:
         self._order = [(d + 1 + i) % n for i in range(n)]  # eldest .. dealer
         self.pool_before = pool
         self.first_of_series = first_of_series
-        self._out_of_deal = {self._idx[s] for s in sits_out if s in self._idx}
+        self._out_of_deal = frozenset(self._idx[s] for s in sits_out if s in self._idx) \
+            if sits_out else _NOBODY
         self._hand_size = hs = r.hand_size
         self._hands: list[list[int] | None] = [None] * n
         if hands:
@@ -196,7 +197,8 @@ class Deal:
             known.extend(self._stock)
         if self.turnup is not None:
             known.append(self.turnup)
-        if len(known) > 1 and len(set(known)) != len(known):
+        known_set = set(known)
+        if len(known_set) != len(known):
             seen: set[int] = set()
             for c in known:
                 if c in seen:
@@ -205,7 +207,7 @@ class Deal:
                 seen.add(c)
         if errors:
             raise RecordError(errors)
-        self._known = set(known)
+        self._known = known_set
 
         game = r.game
         self._three = game in ("three-card", "irish")
@@ -269,8 +271,7 @@ class Deal:
                         antes[seat_names[i]] = ante_each
         self.violations: list[dict] = []
         self._offenders: list[int] = []       # play offenders (full loo once each)
-        self._thrown_up: set[int] = set()     # out of the play after throwing up
-        self._forced_pass: set[int] = set()   # looked at another hand before declaring
+        self._forced_pass: set[int] = _NOBODY  # looked at another hand before declaring
         self._ended = ""                      # how the deal ended
         self._flushes: list[tuple[int, list[int], int]] = []
         self._sits_out_next: list[str] = []
@@ -780,7 +781,7 @@ class Deal:
             self._offence(s, kind, c, evidence, "single-loo")
             return
         if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None:
-            self._forced_pass.add(s)  # must throw up: the only declaration left is a pass
+            self._forced_pass = self._forced_pass | {s}  # must throw up: the only declaration left is a pass
         self._offence(s, kind, c, evidence, "full-loo")
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str) -> None:
@@ -805,8 +806,8 @@ class Deal:
     def _start_play(self) -> None:
         self._trick_no = 1
         self._to_act = -1
-        players = [i for i in self._standers if i not in self._thrown_up]
-        if len(players) < 1:
+        players = self._standers
+        if not players:
             self._end("nobody-stands")
             return
         self.phase = PLAY
@@ -815,7 +816,7 @@ class Deal:
     def _begin_trick(self, leader: int) -> None:
         order = self._standers
         k = order.index(leader)
-        self._turn = [i for i in order[k:] + order[:k] if i not in self._thrown_up]
+        self._turn = order[k:] + order[:k]
         self._pos = 0
         self._tcards = []
         self._in_trick = set()
@@ -890,7 +891,7 @@ class Deal:
 
     def _cannot_hold(self, s: int, c: int) -> RecordError:
         name = self.seats[s]
-        if s not in self._standers or s in self._thrown_up:
+        if s not in self._standers:
             return self._err(f"{name} is not playing this deal", player=name, card=c)
         where = ""
         for t in self._tricks:
@@ -1215,6 +1216,8 @@ class Deal:
     def legal_plays(self, player: str) -> list[str]:
         """Cards ``player`` may play now without any violation (empty if not their turn)."""
         s = self._idx[player]
+        if self.phase in (FLUSH, EXCHANGE) and not self._flushes:
+            return self._probe(lambda: self.legal_plays(player)) or []
         if self.phase != PLAY or s != self._to_act or self._hands[s] is None:
             return []
         hand = self._hands[s]

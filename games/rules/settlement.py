@@ -49,11 +49,11 @@ class Books:
         """The verdict's ``settlement`` block; refuses (AssertionError) to make or lose chips."""
         pool = self.pool
         pool_after = pool - sum(self.payouts.values()) + sum(self.loos.values())
-        deltas = {}
-        for seat in self.seats:
-            deltas[seat] = (self.payouts.get(seat, 0) + self.transfers.get(seat, 0)
-                            - self.antes.get(seat, 0) - self.penalties.get(seat, 0)
-                            - self.loos.get(seat, 0))
+        deltas = dict.fromkeys(self.seats, 0)
+        for book, sign in ((self.payouts, 1), (self.transfers, 1), (self.antes, -1),
+                           (self.penalties, -1), (self.loos, -1)):
+            for seat, units in book.items():
+                deltas[seat] += sign * units
         if sum(deltas.values()) + pool_after - self.pool_before != 0 or pool_after < 0:
             raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
         out = {"pool_before": self.pool_before, "antes": self.antes, "pool": pool,
