@@ -105,32 +105,19 @@ def api_client_for(club, other_club):
     return make
 
 
-@pytest.fixture
-def owner_client(api_client_for):
-    return api_client_for("owner")
+def _client_fixture(role: str, doc: str):
+    """A fixture ``<role>_client``: an APIClient authenticated as that role (see ROLE_LOGINS)."""
+
+    def client(api_client_for):
+        return api_client_for(role)
+
+    client.__doc__ = doc
+    return pytest.fixture(client, name=f"{role}_client")
 
 
-@pytest.fixture
-def scorer_client(api_client_for):
-    return api_client_for("scorer")
-
-
-@pytest.fixture
-def player_client(api_client_for):
-    return api_client_for("player")
-
-
-@pytest.fixture
-def viewer_client(api_client_for):
-    return api_client_for("viewer")
-
-
-@pytest.fixture
-def outsider_client(api_client_for):
-    """otto: owner of club elm, a stranger to club oak."""
-    return api_client_for("outsider")
-
-
-@pytest.fixture
-def anon_client(api_client_for):
-    return api_client_for("anon")
+owner_client = _client_fixture("owner", "olga, owner of club oak.")
+scorer_client = _client_fixture("scorer", "sam, scorer of club oak.")
+player_client = _client_fixture("player", "ann, player of club oak (with a login).")
+viewer_client = _client_fixture("viewer", "vic, viewer of club oak.")
+outsider_client = _client_fixture("outsider", "otto: owner of club elm, a stranger to club oak.")
+anon_client = _client_fixture("anon", "No credentials at all.")
