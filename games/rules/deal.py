@@ -16,6 +16,7 @@ from .errors import RecordError, record_error
 from .flushes import best_flushes, flush_class
 from .options import RuleSet, rules_from
 from .settlement import Books, trick_shares
+from .verdict import build_verdict
 from .version import ENGINE_VERSION
 
 DECLARE, EXCHANGE, FLUSH, PLAY, OVER = "declare", "exchange", "flush", "play", "over"
@@ -296,7 +297,7 @@ class Deal:
         self._civil = False
         self._civil_called = False
         self._pam_led = False
-        self._in_trick: set[int] = set()
+        self._in_trick: set[int] = _NOBODY  # who played out of turn to this trick
         self._dealer_takes_turnup = False
         self._head = r.must_head
         self._ace_first = r.trump_ace_first_trick
@@ -819,7 +820,7 @@ class Deal:
         self._turn = order[k:] + order[:k]
         self._pos = 0
         self._tcards = []
-        self._in_trick = set()
+        self._in_trick = _NOBODY
         self._led = -1
         self._best = 0
         self._civil = False
@@ -909,14 +910,15 @@ class Deal:
                 where = ": it is in the miss"
             if c == self.turnup:
                 where = ": it is the turn-up card"
-        if s in self._in_trick:
+        if any(p == s for p, _ in self._tcards):
             return self._err(f"{name} plays twice to trick {self._trick_no}", player=name, card=c)
         return self._err(f"{name} cannot hold {NAME[c]}{where}", player=name, card=c)
 
     def _play_out_of_turn(self, s: int, c: int) -> None:
         name = self.seats[s]
-        if s not in self._turn or s in self._in_trick:
-            if s in self._in_trick:
+        again = any(p == s for p, _ in self._tcards)
+        if s not in self._turn or again:
+            if again:
                 raise self._err(f"{name} plays twice to trick {self._trick_no}", player=name,
                                 card=c)
             raise self._err(f"{name} is not playing this deal", player=name, card=c)
@@ -963,20 +965,21 @@ class Deal:
             if (es == self._led or es == self._trump) and key > self._best:
                 self._best = key
         tc.append((s, c))
-        self._in_trick.add(s)
         if in_turn:
             pos = self._pos = self._pos + 1
             turn = self._turn
             if pos < len(turn) and turn[pos] not in self._in_trick:
                 self._to_act = turn[pos]
                 return
+        else:
+            self._in_trick = self._in_trick | {s}
         self._advance()
 
     def _advance(self) -> None:
         turn = self._turn
         while self._pos < len(turn) and turn[self._pos] in self._in_trick:
             self._pos += 1
-        if self._pos < len(turn):
+        if len(self._tcards) < len(turn):
             self._to_act = turn[self._pos]
             return
         self._finish_trick()
@@ -1306,7 +1309,6 @@ class Deal:
         if self.phase != OVER:
             self.finish()
         if self._result is None:
-            from .verdict import build_verdict
             self._result = build_verdict(self)
         return self._result
 

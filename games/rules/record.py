@@ -16,6 +16,7 @@ from .errors import RecordError, RuleError, record_error
 from .options import RuleSet, rules_from
 
 _MAX_ERRORS = 50
+_SEATED: set[tuple] = set()  # tables already checked by RuleSet.check_seats
 _MISS_ACTIONS = ("take-miss", "defend")
 
 
@@ -30,9 +31,18 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if not isinstance(seats, list) or not seats:
         raise RecordError([record_error("seats: a list of players is required", field="seats")])
     try:
-        r.check_seats(seats)
-    except RuleError as err:
-        raise RecordError([record_error(e, field="seats") for e in err.errors]) from None
+        table: tuple | None = (r.game, tuple(seats))
+        known_table = table in _SEATED
+    except TypeError:
+        table, known_table = None, False
+    if not known_table:
+        try:
+            r.check_seats(seats)
+        except (RuleError, TypeError) as err:
+            messages = err.errors if isinstance(err, RuleError) else [f"seats: {err}"]
+            raise RecordError([record_error(e, field="seats") for e in messages]) from None
+        if table is not None and len(_SEATED) < 1024:
+            _SEATED.add(table)
     dealer = record.get("dealer")
     if dealer not in seats:
         errors.append(record_error(f"dealer: {dealer!r} is not a seat", field="dealer"))
