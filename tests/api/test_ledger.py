@@ -132,3 +132,46 @@ def test_check_ledger_finds_an_entry_changed_behind_the_triggers_back(played, le
 def test_check_ledger_finds_chips_issued_without_a_purchase(played, ledger_may_break):
     ledger_post(session=played, kind="purchase", lines=[("bank", -5), ("dan", 5)])
     assert any("purchases and buy-backs say 80" in p for p in ledger_check(played))
+
+
+def test_flush_still_wipes_the_whole_database(played):
+    """Django's flush (and transactional tests' teardown) must still empty the ledger."""
+    if connection.vendor == "postgresql":  # run the deferred FK checks so TRUNCATE may go ahead
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    call_command("flush", interactive=False, verbosity=0)
+    assert not LedgerEntry.objects.exists()
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM games_ledger_unlock")
+            assert cursor.fetchone() == (0,)  # the guard is back on
+
+
+@pytest.fixture
+def admin_client_logged_in(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw-123456789")
+    client.force_login(admin)
+    return client
+
+
+def test_admin_shows_sessions_deals_and_a_read_only_ledger(played, admin_client_logged_in):
+    client = admin_client_logged_in
+    deal = Deal.objects.get(session=played, number=2)
+    entry = LedgerEntry.objects.filter(session=played).first()
+    for url in ["/admin/games/gamesession/", f"/admin/games/gamesession/{played.pk}/change/",
+                "/admin/games/deal/", f"/admin/games/deal/{deal.pk}/change/",
+                "/admin/games/ledgerentry/", f"/admin/games/ledgerentry/{entry.pk}/change/",
+                "/admin/games/chippurchase/"]:
+        assert client.get(url).status_code == 200, url
+    assert client.get("/admin/games/ledgerentry/add/").status_code == 403
+    assert client.post(f"/admin/games/ledgerentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    page = client.get(f"/admin/games/ledgerentry/{entry.pk}/change/").content.decode()
+    assert 'name="chips"' not in page  # shown, not editable
+
+
+@pytest.mark.django_db(transaction=True)
+def test_transactional_tests_may_write_ledger_rows(make_session):
+    """Their teardown flushes the database; on SQLite that passes the DELETE guard only through
+    games/management/commands/flush.py (a failure would show as an error in teardown)."""
+    session = make_session()
+    assert LedgerEntry.objects.filter(session=session).count() == 8
