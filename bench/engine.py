@@ -30,12 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from floor import floor_deal, floor_random_deal  # noqa: E402
-from phh_baseline import random_phhs, replay_phhs  # noqa: E402
+from floor import floor_deal, floor_random_deal
+from phh_baseline import random_phhs, replay_phhs
 
 try:
-    from games.rules import PRESETS, RuleSet, replay  # noqa: E402
-    from games.rules.simulate import session_deals  # noqa: E402
+    from games.rules import PRESETS, RuleSet, replay
+    from games.rules.simulate import session_deals
 except ImportError as exc:  # the engine is not there yet: baselines only
     ENGINE_MISSING: str | None = f"{type(exc).__name__}: {exc}"
 else:

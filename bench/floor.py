@@ -57,12 +57,12 @@ def floor_deal(text: str, must_head: bool, must_trump: bool, pam: bool) -> tuple
             if card[1] != led and not (pam and card == PAM):
                 if any(c[1] == led and not (pam and c == PAM) for c in hand):
                     offences += 1  # revoke
-                elif must_trump and power <= max(best, 49):
-                    if any(_power(c, led, trumps, pam) > max(best, 49) for c in hand):
-                        offences += 1  # failed to trump / overtrump
-            elif must_head and power < best:
-                if any(c[1] == led and _power(c, led, trumps, pam) > best for c in hand):
-                    offences += 1  # failed to head
+                elif must_trump and power <= max(best, 49) and any(
+                        _power(c, led, trumps, pam) > max(best, 49) for c in hand):
+                    offences += 1  # failed to trump / overtrump
+            elif must_head and power < best and any(
+                    c[1] == led and _power(c, led, trumps, pam) > best for c in hand):
+                offences += 1  # failed to head
             if power > best:
                 best, winner = power, player
         won[winner] += 1

@@ -33,27 +33,41 @@ def _ruleset(rules: RuleSet | Mapping[str, Any]) -> RuleSet:
     return rules if isinstance(rules, RuleSet) else RuleSet.from_options(rules)
 
 
+def _simple(rules: RuleSet, pool: int) -> bool:
+    """A three-card simple pool: the pool was empty before this deal's ante."""
+    return rules.game == "three-card" and pool == 0 and rules.pools == "simple-and-double"
+
+
 def _has_miss(rules: RuleSet, pool: int) -> bool:
     """Whether a spare hand is dealt: three-card double pools and miss-and-trump simple pools."""
     if rules.game != "three-card":
         return False
-    simple = pool == 0 and rules.pools == "simple-and-double"
-    return not simple or rules.simple_pool == "miss-and-trump"
+    return not _simple(rules, pool) or rules.simple_pool == "miss-and-trump"
+
+
+def _has_turnup(rules: RuleSet, pool: int) -> bool:
+    """Trumps led (`first-lead`) need no turn-up, except a simple pool's card after trick 1."""
+    if rules.trump_turned != "first-lead" or rules.game not in ("three-card", "irish"):
+        return True
+    return _simple(rules, pool) and not _has_miss(rules, pool)
 
 
 def deal_cards(rules: RuleSet, seats: Sequence[str], dealer: str, pool: int,
-               rng: random.Random) -> dict[str, Any]:
+               rng: random.Random, sits_out: Sequence[str] = ()) -> dict[str, Any]:
     """Shuffle and deal: hands from eldest round to the dealer, then miss, turn-up, stock."""
     deck = list(DECK)
     rng.shuffle(deck)
     size = CARDS_EACH[rules.game]
     start = seats.index(dealer) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
+    order = [seat for seat in order if seat not in sits_out]
     hands = {seat: deck[i * size:(i + 1) * size] for i, seat in enumerate(order)}
-    rest = deck[len(seats) * size:]
+    rest = deck[len(order) * size:]
     miss = None
     if _has_miss(rules, pool):
         miss, rest = rest[:3], rest[3:]
+    if not _has_turnup(rules, pool):
+        return {"hands": hands, "miss": miss, "turnup": None, "stock": rest}
     return {"hands": hands, "miss": miss, "turnup": rest[0], "stock": rest[1:]}
 
 
@@ -67,13 +81,20 @@ def _hands_needed(rules: RuleSet, actions: list[dict]) -> set[str]:
 
 def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], dealer: str, *,
                      pool: int = 0, rng: random.Random, first_of_series: bool = True,
-                     with_hands: bool = False, number: int | None = None) -> SimulatedDeal:
-    """Deal and play one deal at random among the legal actions; the record and its verdict."""
+                     with_hands: bool = False, number: int | None = None,
+                     redeal: dict | None = None) -> SimulatedDeal:
+    """Deal and play one deal at random among the legal actions; the record and its verdict.
+
+    `number` defaults to 1 for the first deal of a series, else 2, so that `replay` without
+    arguments judges it alike; `redeal` is the previous verdict's `redeal` (same dealer again).
+    """
     rules = _ruleset(rules)
     seats = list(seats)
-    cards = deal_cards(rules, seats, dealer, pool, rng)
+    sits_out = list(redeal["sits_out"]) if redeal else []
+    cards = deal_cards(rules, seats, dealer, pool, rng, sits_out)
     deal = Deal(rules, seats, dealer, pool=pool, hands=cards["hands"], miss=cards["miss"],
-                turnup=cards["turnup"], stock=cards["stock"], first_of_series=first_of_series)
+                turnup=cards["turnup"], stock=cards["stock"], first_of_series=first_of_series,
+                redeal=redeal is not None, sits_out=sits_out)
     actions: list[dict] = []
     while deal.phase != "over":
         action = rng.choice(deal.legal_actions())
@@ -84,10 +105,18 @@ def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], d
         "number": number if number is not None else (1 if first_of_series else 2),
         "turnup": cards["turnup"], "actions": actions,
     }
-    shown = set(seats) if with_hands else _hands_needed(rules, actions)
+    if cards["turnup"] is None:
+        del record["turnup"]
+    if redeal is not None:
+        record.update(redeal=True, sits_out=sits_out)
+    needed = _hands_needed(rules, actions)
+    # a miss-taker's dealt hand went unseen: the miss is what they show
+    miss_holders = {a["player"] for a in actions if a["action"] in ("take-miss", "defend")}
+    shown = set(seats) if with_hands else needed - miss_holders
     if shown:
-        record["hands"] = {seat: list(cards["hands"][seat]) for seat in seats if seat in shown}
-    if with_hands and cards["miss"]:
+        record["hands"] = {seat: list(cards["hands"][seat]) for seat in seats
+                           if seat in shown and seat in cards["hands"]}
+    if cards["miss"] and (with_hands or miss_holders & needed):
         record["miss"] = list(cards["miss"])
     return SimulatedDeal(record, deal.verdict(), pool, first_of_series)
 
@@ -114,13 +143,15 @@ def session_deals(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_de
     """`n_deals` random deals in a row, each dealt by and into what the last verdict's `next` says."""
     rules = _ruleset(rules)
     dealer = first_dealer or seats[0]
-    pool, first = 0, True
+    pool, first, redeal = 0, True, None
     for number in range(1, n_deals + 1):
         dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng,
-                                 first_of_series=first, with_hands=with_hands, number=number)
+                                 first_of_series=first, with_hands=with_hands, number=number,
+                                 redeal=redeal)
         yield dealt
         following = dealt.verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
+        redeal = dealt.verdict.get("redeal")
 
 
 def random_session(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_deals: int,
