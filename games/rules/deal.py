@@ -1265,13 +1265,14 @@ class Deal:
         pool = hand + [self.turnup] if takes else list(hand)
         out = []
         top = self._ex_limit + (1 if takes else 0)
-        left = (len(self._stock) - self._stock_pos) if self._stock is not None else 0
+        # what can be drawn: the stock, then (once it runs out) the earlier discards
+        supply = [] if self._stock is None else (
+            self._stock[self._stock_pos:] + [c for c in self._discards if c not in self._redrawn])
         for k in range(1 if takes else 0, top + 1):
             n_draw = k - (1 if takes else 0)
-            if n_draw > left:
-                break  # keep simulated records within the stock
-            draw = _names(self._stock[self._stock_pos:self._stock_pos + n_draw]) \
-                if self._stock is not None else []
+            if n_draw > len(supply):
+                break
+            draw = _names(supply[:n_draw])
             for discard in combinations(pool, k):
                 out.append({"player": name, "action": "exchange", "discard": _names(discard),
                             "draw": list(draw)})
