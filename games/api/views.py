@@ -36,6 +36,20 @@ IDEMPOTENCY_PARAM = OpenApiParameter(
 WRITE_ERRORS = problems(400, 401, 403, 404, 409, 422)
 
 
+class ClubListMixin:
+    """``get_queryset`` from the view's selector, empty when there is no club (schema generation)."""
+
+    queryset: QuerySet
+
+    def get_queryset(self) -> QuerySet:
+        if self.club is None:  # type: ignore[attr-defined]
+            return self.queryset
+        return self.select()
+
+    def select(self) -> QuerySet:
+        raise NotImplementedError
+
+
 class SessionScopedMixin:
     """Resolves ``self.session`` (of this club, else 404) from the ``session_id`` URL kwarg."""
 
@@ -47,16 +61,14 @@ class SessionScopedMixin:
 
 
 @extend_schema(tags=["sessions"])
-class SessionListCreateView(ClubScopedGenericAPIView, generics.ListAPIView):
+class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.ListAPIView):
     """A club's sessions (filter by date range and status) and opening a new one."""
 
     serializer_class = s.SessionSerializer
     filterset_class = SessionFilter
     queryset = GameSession.objects.none()
 
-    def get_queryset(self) -> QuerySet[GameSession]:
-        if self.club is None:
-            return GameSession.objects.none()
+    def select(self) -> QuerySet[GameSession]:
         return session_list(club=self.club)
 
     @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer, **WRITE_ERRORS},
@@ -82,16 +94,14 @@ class SessionDetailView(SessionScopedMixin, ClubScopedAPIView):
 
 
 @extend_schema(tags=["deals"])
-class DealListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
     """A session's deals (filter by status and violation rule) and recording the next deal."""
 
     serializer_class = s.DealSerializer
     filterset_class = DealFilter
     queryset = Deal.objects.none()
 
-    def get_queryset(self) -> QuerySet[Deal]:
-        if self.club is None:
-            return Deal.objects.none()
+    def select(self) -> QuerySet[Deal]:
         return deal_list(session=self.get_session())
 
     @extend_schema(request=s.DealCreateSerializer, responses={201: s.DealSerializer, **WRITE_ERRORS},
@@ -163,15 +173,13 @@ class LedgerView(SessionScopedMixin, ClubScopedAPIView):
 
 
 @extend_schema(tags=["purchases"])
-class PurchaseListCreateView(SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+class PurchaseListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
     """Chips bought from the banker: buy-ins and rebuys, paid on the spot or owed."""
 
     serializer_class = s.PurchaseSerializer
     queryset = ChipPurchase.objects.none()
 
-    def get_queryset(self) -> QuerySet[ChipPurchase]:
-        if self.club is None:
-            return ChipPurchase.objects.none()
+    def select(self) -> QuerySet[ChipPurchase]:
         return ChipPurchase.objects.filter(session=self.get_session()).select_related("created_by")
 
     @extend_schema(request=s.PurchaseSerializer, responses={201: s.PurchaseSerializer, **WRITE_ERRORS},

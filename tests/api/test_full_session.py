@@ -125,18 +125,28 @@ def snapshot(session: Any) -> tuple[list[Any], list[Any]]:
             list(DealRevision.objects.filter(deal__session=session).values_list("deal__number", "revision")))
 
 
-def test_correcting_an_early_deal_resettles_every_later_deal_like_the_engine(scorer_client, club):
+def long_session_with_alternative(client: Any, number: int, *, valid_later: bool) -> tuple[Any, dict, Any]:
+    """A 30-deal three-card session recorded through the API (credit allowed, so that only the
+    deals themselves can refuse a correction), another deal ``number`` and the engine's answer
+    to the corrected file (see :func:`alternative_deal`)."""
     from games.models import GameSession
 
     rng = random.Random(99)
     lines = random_session({"preset": "three-card"}, SEATS, 30, rng, first_dealer="ann")
-    found = alternative_deal(lines, 5, rng, valid_later=True)
-    assert found is not None, "no alternative deal 5 found"
-    new5, engine = found
-    sid, _, _ = record_all(scorer_client, lines, allow_credit=True)
-    session = GameSession.objects.get(pk=sid)
-    response = scorer_client.post(f"{deals_url(session)}5/corrections", {"record": new5, "reason": "wrong deal keyed"},
-                                  format="json")
+    found = alternative_deal(lines, number, rng, valid_later=valid_later)
+    assert found is not None, f"no alternative deal {number} found"
+    sid, _, _ = record_all(client, lines, allow_credit=True)
+    return GameSession.objects.get(pk=sid), *found
+
+
+def correct(client: Any, session: Any, number: int, record: dict[str, Any]) -> Any:
+    return client.post(f"{deals_url(session)}{number}/corrections", {"record": record, "reason": "wrong deal keyed"},
+                       format="json")
+
+
+def test_correcting_an_early_deal_resettles_every_later_deal_like_the_engine(scorer_client, club):
+    session, new5, engine = long_session_with_alternative(scorer_client, 5, valid_later=True)
+    response = correct(scorer_client, session, 5, new5)
     assert response.status_code == 201, response.content
     changes = response.json()["changes"]
     assert changes[0]["number"] == 5 and changes[0]["cause"] == "corrected"
@@ -149,18 +159,9 @@ def test_correcting_an_early_deal_resettles_every_later_deal_like_the_engine(sco
 
 
 def test_correction_that_breaks_a_later_deal_is_refused_whole(scorer_client, club):
-    from games.models import GameSession
-
-    rng = random.Random(99)
-    lines = random_session({"preset": "three-card"}, SEATS, 30, rng, first_dealer="ann")
-    found = alternative_deal(lines, 3, rng, valid_later=False)
-    assert found is not None, "no breaking alternative for deal 3 found"
-    new3, error = found
-    sid, _, _ = record_all(scorer_client, lines, allow_credit=True)
-    session = GameSession.objects.get(pk=sid)
+    session, new3, error = long_session_with_alternative(scorer_client, 3, valid_later=False)
     before = snapshot(session)
-    response = scorer_client.post(f"{deals_url(session)}3/corrections", {"record": new3, "reason": "oops"},
-                                  format="json")
+    response = correct(scorer_client, session, 3, new3)
     assert response.status_code == 409, response.content
     body = response.json()
     broken = error.errors[0]["deal"]
