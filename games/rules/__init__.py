@@ -12,5 +12,16 @@ from .session import replay_session
 from .settlement import end_pool_split
 from .version import ENGINE_VERSION
 
-__all__ = ["ENGINE_VERSION", "RuleSet", "PRESETS", "RuleError", "RecordError", "Deal", "replay",
-           "replay_session", "parse_card", "format_card", "end_pool_split"]
+__all__ = [
+           "ENGINE_VERSION",
+           "PRESETS",
+           "Deal",
+           "RecordError",
+           "RuleError",
+           "RuleSet",
+           "end_pool_split",
+           "format_card",
+           "parse_card",
+           "replay",
+           "replay_session",
+]

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .errors import RecordError, RuleError, record_error
 from .record import replay
@@ -31,7 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("file", help="path, or - for standard input")
     rp.add_argument("--compact", action="store_true", help="one-line JSON output")
     args = parser.parse_args(argv)
-    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     out = sys.stdout
     stripped = text.lstrip()
     first_line = stripped.split("\n", 1)[0]

@@ -13,9 +13,9 @@ from typing import Any
 
 from .cards import ACE, CLUBS, CODE, JACK, KING, NAME, RANK, SUIT, SUITS, card_code
 from .errors import RecordError, record_error
-from .flushes import best_flushes, flush_class
+from .flushes import flush_class
 from .options import RuleSet, rules_from
-from .settlement import Books, trick_shares
+from .settlement import Books
 from .verdict import build_verdict
 from .version import ENGINE_VERSION
 
@@ -112,6 +112,7 @@ class Deal:
         '_pam_led',
         '_pos',
         '_redrawn',
+        '_result',
         '_sits_out_next',
         '_special',
         '_standers',
@@ -128,7 +129,6 @@ class Deal:
         '_turn',
         '_unverified',
         '_won',
-        '_result',
         'books',
         'dealer',
         'deferred_errors',
@@ -1098,8 +1098,8 @@ class Deal:
                 return None
             for x in hand:
                 if es[x] == led and x != pam and key[x] > best:
-                    return ("failed-to-head", f"held {NAME[x]}, which beats "
-                            f"{self._best_name()}, and played {NAME[c]}")
+                    return ("failed-to-head", (f"held {NAME[x]}, which beats "
+                             f"{self._best_name()}, and played {NAME[c]}"))
             return None
         key, trump = self._key, self._trump
         r = self.rules
@@ -1116,8 +1116,8 @@ class Deal:
             if r.must_head and key[c] < best and (best < TRUMP_KEY or led == trump):
                 for x in hand:
                     if es[x] == led and x != pam and key[x] > best:
-                        return ("failed-to-head", f"held {NAME[x]}, which beats "
-                                f"{self._best_name()}, and played {NAME[c]}")
+                        return ("failed-to-head", (f"held {NAME[x]}, which beats "
+                                 f"{self._best_name()}, and played {NAME[c]}"))
             return None
         lead_card = self._tcards[0][1]
         if self._pam_led:
@@ -1135,8 +1135,8 @@ class Deal:
             if self._civil:
                 for x in hand:
                     if es[x] == trump and x != pam:
-                        return ("pam-not-civil", f"played Pam after \"Pam be civil\" holding the "
-                                f"trump {NAME[x]}")
+                        return ("pam-not-civil", (f"played Pam after \"Pam be civil\" holding the "
+                                 f"trump {NAME[x]}"))
             return None
         for x in hand:
             if es[x] == led and x != pam:
@@ -1152,16 +1152,16 @@ class Deal:
         best = self._best
         if best < TRUMP_KEY:
             if ce != trump:
-                return ("failed-to-trump", f"could not follow {NAME[lead_card]}, held the trump "
-                        f"{NAME[trumps[0]]} and played {NAME[c]}")
+                return ("failed-to-trump", (f"could not follow {NAME[lead_card]}, held the trump "
+                         f"{NAME[trumps[0]]} and played {NAME[c]}"))
             return None
         over = [x for x in trumps if key[x] > best]
         if over and (ce != trump or key[c] < best):
-            return ("failed-to-overtrump", f"held {NAME[over[0]]}, which beats "
-                    f"{self._best_name()}, and played {NAME[c]}")
+            return ("failed-to-overtrump", (f"held {NAME[over[0]]}, which beats "
+                     f"{self._best_name()}, and played {NAME[c]}"))
         if not over and r.must_undertrump and ce != trump:
-            return ("failed-to-trump", f"could not follow {NAME[lead_card]} nor overtrump, held "
-                    f"the trump {NAME[trumps[0]]} and played {NAME[c]}")
+            return ("failed-to-trump", (f"could not follow {NAME[lead_card]} nor overtrump, held "
+                     f"the trump {NAME[trumps[0]]} and played {NAME[c]}"))
         return None
 
     def _best_name(self) -> str:
@@ -1314,4 +1314,4 @@ class Deal:
         return self._result
 
 
-__all__ = ["Deal", "card_tables", "ENGINE_VERSION"]
+__all__ = ["ENGINE_VERSION", "Deal", "card_tables"]

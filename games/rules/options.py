@@ -269,9 +269,8 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
                 errors.append(f"{name}: must be true or false, not {value!r}")
         elif name in ANTES:
             value = _ante(name, value, errors)
-        elif name in INTEGERS:
-            if value is not None and not (_is_int(value) and value >= 0):
-                errors.append(f"{name}: must be a whole number of units >= 0, not {value!r}")
+        elif name in INTEGERS and value is not None and not (_is_int(value) and value >= 0):
+            errors.append(f"{name}: must be a whole number of units >= 0, not {value!r}")
         values[name] = value
     # options that belong to other games must keep this game's default
     for name, games in APPLIES.items():

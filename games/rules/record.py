@@ -187,9 +187,9 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 drawn = []
             stock_pos += max(n_draw, 0)
             draws[player] = [c for c in drawn if c is not None]
-        elif kind in _MISS_ACTIONS and r.game == "three-card":
-            if kind == "take-miss" or miss_player is None:
-                miss_player = a.get("player")
+        elif kind in _MISS_ACTIONS and r.game == "three-card" and (
+                kind == "take-miss" or miss_player is None):
+            miss_player = a.get("player")
     given = record.get("hands") or {}
     if not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))

@@ -25,7 +25,7 @@ def trick_shares(rules: RuleSet, pool: int, n_tricks: int) -> list[int]:
 class Books:
     """The money of one deal: antes, pre-play penalties, payouts, loos and direct transfers."""
 
-    __slots__ = ("seats", "pool_before", "antes", "penalties", "payouts", "loos", "transfers")
+    __slots__ = ("antes", "loos", "payouts", "penalties", "pool_before", "seats", "transfers")
 
     def __init__(self, seats: Sequence[str], pool_before: int):
         self.seats = seats

@@ -12,8 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import (ENGINE_VERSION, PRESETS, Deal, RecordError, RuleError, RuleSet,
-                         format_card, parse_card, replay, replay_session)
+from games.rules import (
+    ENGINE_VERSION,
+    PRESETS,
+    Deal,
+    RecordError,
+    RuleError,
+    RuleSet,
+    format_card,
+    parse_card,
+    replay,
+    replay_session,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +49,7 @@ def acts(text: str) -> list[dict]:
 
 def money(verdict: dict) -> tuple[dict, dict, int, dict]:
     s = verdict["settlement"]
-    nz = lambda d: {k: v for k, v in d.items() if v}  # noqa: E731
+    nz = lambda d: {k: v for k, v in d.items() if v}
     assert sum(s["deltas"].values()) + s["pool_after"] - s["pool_before"] == 0
     return nz(s["payouts"]), nz(s["loo_payments"]), s["pool_after"], nz(s["deltas"])
 
@@ -152,7 +162,7 @@ def test_session_file_through_the_command_line_carries_pool_and_dealer(tmp_path)
     path = tmp_path / "night.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in (header, first, second)) + "\n")
     done = subprocess.run([sys.executable, "-m", "games.rules", "replay", str(path)],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [(v["number"], v["dealer"], v["settlement"]["pool_before"]) for v in lines] == [
@@ -166,6 +176,6 @@ def test_command_line_record_error_exits_1_with_errors(tmp_path):
     path.write_text(json.dumps({"rules": {"game": "three-card"}, "seats": ["ann", "bob"],
                                 "dealer": "zed", "actions": []}))
     done = subprocess.run([sys.executable, "-m", "games.rules", "replay", "-"],
-                          input=path.read_text(), capture_output=True, text=True, cwd=ROOT)
+                          input=path.read_text(), capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 1
     assert json.loads(done.stdout)["errors"][0]["field"] == "dealer"
