@@ -31,6 +31,7 @@ from django.utils import timezone
 from accounts.models import Club, Member
 from games.imports.models import ImportJob
 from games.models import GameSession
+from games.selectors import NextDeal
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
@@ -166,8 +167,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     held = {s: 0 for s in seats}
     for s, n in (h.get("buy_ins") or {}).items():
         held[s] = held.get(s, 0) + n
-    carry: dict[str, Any] | None = {"dealer": h.get("first_dealer"), "pool": 0, "first_of_series": True}
-    number = done = 0
+    carry: NextDeal | None = NextDeal(1, str(h.get("first_dealer")), 0, True)
+    number = 0
     total = sf.deals
     for line in sf.lines:
         if line.kind == "purchase":
@@ -178,40 +179,42 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
                 held[p["player"]] += p["chips"]
             continue
         number += 1
-        rec = line.data
-        if line.kind == "unreadable":
-            carry = None
-            done += 1
-            continue
-        if carry is None:  # after a bad line: check against what this record states, if it can
-            if "dealer" not in rec or "pool" not in rec:
-                done += 1
-                continue
-            carry = {"dealer": rec["dealer"], "pool": rec["pool"],
-                     "first_of_series": rec.get("number", number) == 1}
-        try:
-            full = session_record(table, rec, number=number, dealer=carry["dealer"], pool=carry["pool"])
-            verdict = engine_replay(full, resolved, pool=carry["pool"], first_of_series=carry["first_of_series"])
-        except Problem as exc:
-            errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in exc.errors or []]
-            carry = None
-        except Exception as exc:  # the engine's RecordError (and any engine refusal)
-            problem = record_problem(exc)
-            errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in problem.errors or []]
-            carry = None
-        else:
-            deltas = verdict["settlement"]["deltas"]
-            if not h.get("allow_credit"):
-                errors += [_err(line.number, e["message"], deal=number, player=e["player"])
-                           for e in credit_errors(held, deltas)]
-            for s, d in deltas.items():
-                held[s] = held.get(s, 0) + d
-            carry = dict(verdict["next"])
-        done += 1
+        carry = _check_deal(line, number, carry, table, held, errors, bool(h.get("allow_credit")))
         if progress:
-            progress("validating", done, total)
+            progress("validating", number, total)
     if errors:
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+
+
+def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSession,
+                held: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool,
+                ) -> NextDeal | None:
+    """Replay one deal line as the session would store it; returns what the next deal expects
+    (None when unknown: this line was bad). Errors are appended, chips `held` updated."""
+    from games.rules import RecordError
+
+    rec = line.data
+    if line.kind == "unreadable":
+        return None
+    if carry is None:  # after a bad line: check against what this record states, if it can
+        if "dealer" not in rec or "pool" not in rec:
+            return None
+        carry = NextDeal(number, str(rec["dealer"]), rec["pool"], rec.get("number", number) == 1)
+    try:
+        full = session_record(table, rec, carry)
+        verdict = engine_replay(full, table.resolved_rules, pool=carry.pool,
+                                first_of_series=carry.first_of_series)
+    except (Problem, RecordError) as exc:
+        found = exc.errors if isinstance(exc, Problem) else record_problem(exc).errors
+        errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in found or []]
+        return None
+    deltas = verdict["settlement"]["deltas"]
+    if not allow_credit:
+        errors += [_err(line.number, e["message"], deal=number, player=e["player"])
+                   for e in credit_errors(held, deltas)]
+    for seat, delta in deltas.items():
+        held[seat] = held.get(seat, 0) + delta
+    return NextDeal.after(verdict, number)
 
 
 def _where(e: dict[str, Any]) -> dict[str, Any]:

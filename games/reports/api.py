@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.conf import settings
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -102,7 +101,7 @@ class SessionReportView(ClubScopedAPIView):
 
         path = pdf_path(report)
         if not path.exists():
-            if settings.CELERY_TASK_ALWAYS_EAGER:
+            if render_pdf.app.conf.task_always_eager:
                 render_pdf.apply(args=[session.pk]).get()
             else:
                 render_pdf.delay(session.pk)

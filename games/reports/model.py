@@ -178,9 +178,17 @@ class SessionReport:
         return data
 
 
-def _deal_line(facts: DealFacts) -> DealLine:
+def _in_seat_order(seats: Sequence[str], mapping: Mapping[str, int] | None) -> dict[str, int]:
+    """A per-player mapping in seat order (PostgreSQL's jsonb does not keep key order)."""
+    mapping = mapping or {}
+    return {p: mapping[p] for p in seats if p in mapping} | {
+        p: n for p, n in mapping.items() if p not in seats}
+
+
+def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
     v = facts.verdict
     s = v["settlement"]
+    order = lambda m: _in_seat_order(seats, m)  # noqa: E731
     return DealLine(
         number=facts.number,
         dealer=v.get("dealer", ""),
@@ -190,11 +198,11 @@ def _deal_line(facts: DealFacts) -> DealLine:
         pool=s["pool"],
         pool_after=s["pool_after"],
         standers=list(v.get("standers", [])),
-        tricks_won=dict(v.get("tricks_won", {})),
-        payouts=dict(s.get("payouts", {})),
-        loos=dict(s.get("loo_payments", {})),
-        penalties=dict(s.get("penalties", {})),
-        deltas=dict(s["deltas"]),
+        tricks_won=order(v.get("tricks_won")),
+        payouts=order(s.get("payouts")),
+        loos=order(s.get("loo_payments")),
+        penalties=order(s.get("penalties")),
+        deltas=order(s["deltas"]),
         violations=[
             ViolationLine(x["player"], x["rule"], x.get("trick"), x.get("card"),
                           x.get("evidence", ""), x.get("penalty", ""))
@@ -207,7 +215,7 @@ def _deal_line(facts: DealFacts) -> DealLine:
 def build_report(facts: SessionFacts) -> SessionReport:
     """Every figure of the report, from the facts alone."""
     seats = list(facts.seats)
-    deals = [_deal_line(d) for d in sorted(facts.deals, key=lambda d: d.number)]
+    deals = [_deal_line(d, seats) for d in sorted(facts.deals, key=lambda d: d.number)]
 
     bought = {s: 0 for s in seats}
     bought_money = {s: 0 for s in seats}

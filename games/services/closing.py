@@ -73,7 +73,7 @@ def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]
     if verdicts:
         loos = verdicts[-1]["settlement"].get("loo_payments") or {}
         if any(loos.values()):
-            who = ", ".join(f"{p} paid {n}" for p, n in loos.items() if n)
+            who = ", ".join(f"{p} paid {loos[p]}" for p in seats if loos.get(p))
             warnings.append(
                 f"The last deal ended in a loo ({who}): by the older rule the round is played "
                 "on until a deal without a loo.")

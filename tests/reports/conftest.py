@@ -35,6 +35,24 @@ def record_hand_session(club, user=None, *, n_deals: int = kit.N_DEALS, correct:
     return session
 
 
+@pytest.fixture(autouse=True)
+def eager_celery():
+    """These tests run tasks in-process even when CELERY_BROKER_URL points at a real broker
+    (the real-worker tests are tests/test_worker_imports.py)."""
+    from loo_ledger.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings, tmp_path):
+    """Rendered PDFs go to a fresh directory per test, never into var/media."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
 @pytest.fixture
 def hand_session(club, member_for):
     return record_hand_session(club, member_for("scorer").user)

@@ -1,0 +1,165 @@
+"""Imports against a real Celery worker on Redis (run when CELERY_BROKER_URL is set).
+
+The worker is a subprocess (`celery -A loo_ledger worker --pool=solo`) pointed at the same
+PostgreSQL test database (pytest-django's `test_<NAME>`); the tests use committed rows
+(`transactional_db`) so the worker sees them. The second test kills the worker half-way through
+storing (a fault-injection hook holds the first attempt there) and checks that nothing of the
+session was stored and that a retry stores it whole.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.reports import sessionkit as kit
+
+BROKER = os.environ.get("CELERY_BROKER_URL", "")
+ROOT = Path(__file__).resolve().parents[1]
+WAIT = 120  # seconds: a bound on waiting for the worker, never an assertion about speed
+
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.skipif(not BROKER, reason="CELERY_BROKER_URL not set: no real broker to test"),
+]
+
+
+def wait_for(what: str, check: Callable[[], bool]) -> None:
+    """Poll until `check()` holds; fail (naming `what`) if it never does within WAIT."""
+    deadline = time.monotonic() + WAIT
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"gave up waiting for {what}")
+        time.sleep(0.2)
+
+
+def database_url() -> str:
+    from django.db import connection
+
+    s = connection.settings_dict
+    if connection.vendor != "postgresql":
+        pytest.skip("the worker tests need PostgreSQL (an in-memory SQLite test database "
+                    "cannot be shared with another process)")
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+class Worker:
+    """A Celery worker subprocess with its own log file."""
+
+    def __init__(self, tmp: Path, env_extra: dict[str, str]):
+        self.log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": BROKER,
+               "PYTHONUNBUFFERED": "1", **env_extra}
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "loo_ledger", "worker", "--pool=solo",
+             "--loglevel=INFO", "--without-heartbeat", "--without-mingle", "--without-gossip",
+             "-n", f"r1-test-{uuid.uuid4().hex[:6]}@%h"],
+            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+            start_new_session=True)
+        wait_for("the worker to be ready", lambda: "ready." in self.text() or self.proc.poll() is not None)
+        assert self.proc.poll() is None, self.text()
+
+    def text(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=WAIT)
+
+
+@pytest.fixture
+def start_worker(transactional_db, tmp_path) -> Iterator[Callable[..., Worker]]:
+    from loo_ledger.celery import app
+
+    app.control.purge()  # leftovers of an earlier run on this broker db
+    workers: list[Worker] = []
+
+    def start(**env: str) -> Worker:
+        workers.append(Worker(tmp_path, env))
+        return workers[-1]
+
+    yield start
+    for w in workers:
+        w.kill(signal.SIGTERM)
+
+
+def job_of(url_or_id) -> "object":
+    from games.imports.models import ImportJob
+
+    return ImportJob.objects.get(pk=url_or_id)
+
+
+def stored_counts(club) -> dict[str, int]:
+    from games.models import ChipPurchase, Deal, GameSession, LedgerEntry
+
+    return {"sessions": GameSession.objects.filter(club=club).count(),
+            "deals": Deal.objects.filter(session__club=club).count(),
+            "purchases": ChipPurchase.objects.filter(session__club=club).count(),
+            "ledger": LedgerEntry.objects.filter(session__club=club).count()}
+
+
+def assert_hand_session_stored(job) -> None:
+    from games.models import GameSession
+    from games.services.ledger import ledger_balances, ledger_check
+
+    session = GameSession.objects.get(pk=job.session_id)
+    assert session.deals.count() == kit.N_DEALS
+    balances = ledger_balances(session)
+    assert {s: balances[s] for s in kit.SEATS} == {
+        s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
+    assert balances["pool"] == kit.EXPECTED["end_pool"]
+    assert ledger_check(session) == []
+
+
+def test_import_on_a_real_worker(start_worker, club, scorer_client):
+    start_worker()
+    response = scorer_client.post("/api/v1/clubs/oak/imports/", {"source": kit.session_file()},
+                                  format="json")
+    assert response.status_code == 202
+    assert response.json()["status"] == "queued"  # the request did not run the task itself
+    job_id = response.json()["id"]
+    wait_for("the import to finish", lambda: job_of(job_id).status in ("done", "failed"))
+    job = job_of(job_id)
+    assert (job.status, job.done, job.total, job.errors) == ("done", 53, 53, [])
+    assert job.attempts == 1
+    assert_hand_session_stored(job)
+    assert scorer_client.get(f"/api/v1/clubs/oak/imports/{job_id}").json()["progress"] == "53/53"
+
+
+def test_worker_killed_mid_import_stores_nothing_and_retry_works(start_worker, club, scorer_client, tmp_path):
+    from games.imports.services import HOLD_ENV
+
+    hold = tmp_path / "holding"
+    first = start_worker(**{HOLD_ENV: str(hold)})
+    response = scorer_client.post("/api/v1/clubs/oak/imports/", {"source": kit.session_file()},
+                                  format="json")
+    job_id = response.json()["id"]
+    wait_for("the worker to be half-way through storing", hold.exists)
+    job = job_of(job_id)
+    assert job.status == "storing" and job.done == 53  # every line validated first
+    assert stored_counts(club)["sessions"] == 0  # half a session exists only in its transaction
+
+    first.kill(signal.SIGKILL)
+    job = job_of(job_id)
+    assert job.status == "storing" and job.session_id is None
+    assert stored_counts(club) == {"sessions": 0, "deals": 0, "purchases": 0, "ledger": 0}
+
+    start_worker()
+    retry = scorer_client.post(f"/api/v1/clubs/oak/imports/{job_id}/retry")
+    assert retry.status_code == 202
+    wait_for("the retried import to finish", lambda: job_of(job_id).status in ("done", "failed"))
+    job = job_of(job_id)
+    assert job.status == "done" and job.attempts == 2
+    assert stored_counts(club)["sessions"] == 1 and stored_counts(club)["deals"] == 53
+    assert_hand_session_stored(job)
+    assert scorer_client.post(f"/api/v1/clubs/oak/imports/{job_id}/retry").status_code == 409
