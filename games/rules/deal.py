@@ -932,9 +932,13 @@ class Deal:
     def _play(self, s: int, c: int, hand: list[int], in_turn: bool = True) -> None:
         tc = self._tcards
         if tc:
-            if self._trump is None and self._trump_mode == "on-first-void":
-                self._turn_on_void(hand)
-            found = self._judge_follow(s, c, hand)
+            if self._es[c] == self._led and not self._head and not self._special \
+                    and c != self._pam:
+                found = None  # following suit with no duty to head: nothing to judge
+            else:
+                if self._trump is None and self._trump_mode == "on-first-void":
+                    self._turn_on_void(hand)
+                found = self._judge_follow(s, c, hand)
         else:
             if self._trump is None:
                 if self._trump_mode == "first-lead":

@@ -75,7 +75,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                     sits_out=record.get("sits_out") or (), inferred=inferred)
     except RecordError as err:
         raise RecordError(errors + err.errors) from None
-    push = deal.push
+    push, push_play = deal.push, deal._push_play
     for i, action in enumerate(actions):
         if i in bad:
             continue
@@ -84,7 +84,10 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                                        player=action.get("player"), field="actions"))
             continue
         try:
-            push(action)
+            if type(action) is dict and action.get("action") == "play":
+                push_play(action)
+            else:
+                push(action)
         except RecordError as err:
             for e in err.errors:
                 e["index"] = i

@@ -154,7 +154,7 @@ def _settle_flush(deal: Deal, pool: int, full: int, take: Any, loo: Any) -> None
                 books.add(books.transfers, deal.seats[w], full)
         return
     for s in deal._standers:
-        if s not in holders and not _pam_immune(deal, s):
+        if s not in holders and s != deal._defender and not _pam_immune(deal, s):
             loo(s)
 
 
