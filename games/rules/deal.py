@@ -696,6 +696,16 @@ class Deal:
             out.append(card)
         return out
 
+    def _close_exchange(self) -> None:
+        """The record moves on: whoever has not exchanged kept their cards (but a standing dealer
+        who owns the turn-up must have taken it)."""
+        for i in self._ex_queue:
+            if i not in self._exchanged and self._dealer_must_take_turnup(i):
+                raise self._err(f"{self.seats[i]}: a standing dealer takes the turn-up; the "
+                                "exchange is missing", player=self.seats[i])
+        self._ex_queue = []
+        self._after_exchange()
+
     def _after_exchange(self) -> None:
         r = self.rules
         self._to_act = -1
@@ -719,8 +729,7 @@ class Deal:
                 self.phase == EXCHANGE and s in self._standers):
             raise self._err(f"{name}: flushes are shown after the declarations", player=name)
         if self.phase == EXCHANGE:
-            self._ex_queue = []
-            self._after_exchange()
+            self._close_exchange()
         if not redeal and s not in self._standers:
             raise self._err(f"{name} is not standing and cannot show a flush", player=name)
         if any(f[0] == s for f in self._flushes):
@@ -831,12 +840,7 @@ class Deal:
     def _enter_play(self, s: int) -> None:
         """A play arrives while exchanges or flushes are still open: they are all skipped."""
         if self.phase == EXCHANGE:
-            for i in self._ex_queue:
-                if i not in self._exchanged and self._dealer_must_take_turnup(i):
-                    raise self._err(f"{self.seats[i]}: a standing dealer takes the turn-up; the "
-                                    "exchange is missing", player=self.seats[i])
-            self._ex_queue = []
-            self._after_exchange()
+            self._close_exchange()
         if self.phase == FLUSH:
             self._start_play()
         while self.phase == DECLARE and self._to_act in self._forced_pass:
