@@ -437,7 +437,42 @@ def openapi_problem_hook(result: dict[str, Any], generator: Any, request: Any, p
                     response["content"] = content
                     response.setdefault("description", HTTPStatus(int(key)).phrase)
     _drop_unreferenced_problem_components(result)
+    _tag_by_resource(result)
     return result
+
+
+TAG_DESCRIPTIONS: dict[str, str] = {
+    "auth": "Get an API token: send it as `Authorization: Token <token>`.",
+    "clubs": "The clubs you belong to. Another club's URLs answer 404, as if it did not exist.",
+    "members": "A club's members: seat names at the table, roles, and optional logins.",
+    "sessions": "Evenings of play: seats, rules, banker and chip value; closing and reports.",
+    "deals": "Recording deals (replayed by the rules engine) and correcting them.",
+    "ledger": "The append-only chip ledger: each player's balance and the pool after every deal.",
+    "purchases": "Chips bought from the banker (buy-ins and rebuys).",
+    "replay": "Dry-run a deal record against rules and a pool; nothing is stored.",
+    "imports": "Bulk import of a JSON Lines session file, run in the background (202 + a job).",
+    "results": "A club's results per player over a date range.",
+}
+
+
+def _tag_by_resource(result: dict[str, Any]) -> None:
+    """Operations left with drf-spectacular's default tag ``clubs`` (the first path segment) are
+    tagged by the resource after ``{club}`` instead (``members``, ``imports``, ...), and every
+    tag in use gets its description."""
+    used: list[str] = []
+    for path, item in result.get("paths", {}).items():
+        parts = [p for p in path.split("/") if p]
+        resource = parts[parts.index("{club}") + 1] if "{club}" in parts[:-1] else None
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            if resource and operation.get("tags") == ["clubs"]:
+                operation["tags"] = [resource]
+            used += [t for t in operation.get("tags", []) if t not in used]
+    known = [t for t in TAG_DESCRIPTIONS if t in used]
+    result["tags"] = [{"name": t, "description": TAG_DESCRIPTIONS[t]} for t in known] + [
+        {"name": t} for t in sorted(set(used) - set(known))
+    ]
 
 
 def _drop_unreferenced_problem_components(result: dict[str, Any]) -> None:

@@ -70,6 +70,15 @@ def test_token_endpoint_needs_no_credentials(schema):
     assert "401" not in operation["responses"]
 
 
+def test_operations_are_tagged_by_resource_with_descriptions(schema):
+    members = schema["paths"]["/api/v1/clubs/{club}/members/"]
+    assert members["get"]["tags"] == members["post"]["tags"] == ["members"]
+    assert schema["paths"]["/api/v1/clubs/{club}/"]["get"]["tags"] == ["clubs"]
+    described = {t["name"]: t.get("description") for t in schema["tags"]}
+    assert described["members"].startswith("A club's members")
+    assert described["auth"].startswith("Get an API token")
+
+
 @pytest.mark.parametrize("url", ["/api/v1/docs/", "/api/v1/redoc/"])
 def test_docs_pages_load(url):
     response = APIClient().get(url)
