@@ -68,6 +68,23 @@ def test_session_login_works_for_browsable_api(club):
     assert client.get("/api/v1/clubs/oak/").json()["role"] == "viewer"
 
 
+def test_browsable_api_pages_render_for_a_logged_in_member(club):
+    client = APIClient()
+    client.login(username="vic", password="test-password-123")
+    response = client.get("/api/v1/clubs/oak/members/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "olga" in response.content.decode()
+
+
+def test_session_login_writes_need_the_csrf_token(club):
+    client = APIClient(enforce_csrf_checks=True)
+    client.login(username="olga", password="test-password-123")
+    body = problem(client.patch("/api/v1/clubs/oak/", {"name": "Mine"}, format="json"), 403)
+    assert "CSRF" in body["detail"]
+    assert Club.objects.get(slug="oak").name == "Oak Card Club"
+
+
 # --- clubs ------------------------------------------------------------------------------------
 
 
