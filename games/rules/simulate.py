@@ -8,7 +8,7 @@ over, so "legal" has the engine's one definition. The output is a deal record of
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from . import Deal, RuleSet
@@ -19,6 +19,23 @@ DECK = tuple(r + s for s in SUITS for r in RANKS)
 CARDS_EACH = {"three-card": 3, "irish": 3, "five-card": 5, "poker-loo": 5}
 BUY_IN = {"three-card": 20, "irish": 20, "five-card": 50, "poker-loo": 50}
 PAM_GAMES = {"five-card"}
+
+
+#: picks one of the legal actions offered; the default is uniform
+Chooser = Callable[[random.Random, list[dict]], dict]
+
+
+def uniform(rng: random.Random, actions: list[dict]) -> dict:
+    """Any legal action, each equally likely."""
+    return rng.choice(actions)
+
+
+def eager(rng: random.Random, actions: list[dict]) -> dict:
+    """Stand whenever standing is offered (every deal is played out), else any legal action."""
+    for action in actions:
+        if action["action"] == "stand":
+            return action
+    return rng.choice(actions)
 
 
 class SimulatedDeal(NamedTuple):
@@ -82,11 +99,12 @@ def _hands_needed(rules: RuleSet, actions: list[dict]) -> set[str]:
 def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], dealer: str, *,
                      pool: int = 0, rng: random.Random, first_of_series: bool = True,
                      with_hands: bool = False, number: int | None = None,
-                     redeal: dict | None = None) -> SimulatedDeal:
+                     redeal: dict | None = None, choose: Chooser = uniform) -> SimulatedDeal:
     """Deal and play one deal at random among the legal actions; the record and its verdict.
 
     `number` defaults to 1 for the first deal of a series, else 2, so that `replay` without
-    arguments judges it alike; `redeal` is the previous verdict's `redeal` (same dealer again).
+    arguments judges it alike; `redeal` is the previous verdict's `redeal` (same dealer again);
+    `choose` picks among the legal actions (`uniform`, or e.g. `eager` to play every deal out).
     """
     rules = _ruleset(rules)
     seats = list(seats)
@@ -97,7 +115,7 @@ def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], d
                 redeal=redeal is not None, sits_out=sits_out)
     actions: list[dict] = []
     while deal.phase != "over":
-        action = rng.choice(deal.legal_actions())
+        action = choose(rng, deal.legal_actions())
         deal.push(action)
         actions.append(dict(action))
     record: dict[str, Any] = {
@@ -139,7 +157,8 @@ def session_header(rules: RuleSet, seats: Sequence[str], first_dealer: str) -> d
 
 def session_deals(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_deals: int,
                   rng: random.Random, first_dealer: str | None = None,
-                  with_hands: bool = False) -> Iterator[SimulatedDeal]:
+                  with_hands: bool = False, choose: Chooser = uniform
+                  ) -> Iterator[SimulatedDeal]:
     """`n_deals` random deals in a row, each dealt by and into what the last verdict's `next` says."""
     rules = _ruleset(rules)
     dealer = first_dealer or seats[0]
@@ -147,7 +166,7 @@ def session_deals(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_de
     for number in range(1, n_deals + 1):
         dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng,
                                  first_of_series=first, with_hands=with_hands, number=number,
-                                 redeal=redeal)
+                                 redeal=redeal, choose=choose)
         yield dealt
         following = dealt.verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
