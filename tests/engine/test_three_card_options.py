@@ -256,3 +256,13 @@ def test_miss_taker_with_three_trumps_shows_a_flush():
     v = play(rec)
     assert_settled(v, payouts={"bob": 9}, loos={"ann": 3}, pool_after=3,
                    deltas={"ann": -3, "bob": 9, "dan": -3})
+
+
+def test_flush_against_a_defending_dealer_who_pays_nothing():
+    # ann alone shows AD 9D 2D; dan, defending, is no stander and is never looed
+    rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"ann": ["AD", "9D", "2D"]},
+                 rules=rules(flush="three-trumps"),
+                 actions="ann stand; bob pass; cat pass; dan defend; ann flush")
+    v = play(rec)
+    assert v["tricks"] == []
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
