@@ -153,6 +153,8 @@ class RuleSet:
         options = options or {}
         if isinstance(options, RuleSet):
             return options
+        if not isinstance(options, Mapping):
+            raise RuleError(f"rules: must be an object of options, not {options!r}")
         try:
             key: Any = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, Mapping)
                                      else v) for k, v in options.items()))
@@ -240,21 +242,21 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     merged: dict[str, Any] = {}
     preset = options.get("preset")
     if preset is not None:
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             errors.append(f"preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         else:
             merged.update(PRESETS[preset])
     game = options.get("game", merged.get("game", "three-card"))
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise RuleError(errors + [f"game: unknown game {game!r} (known: {', '.join(GAMES)})"])
-    if preset in PRESETS and PRESETS[preset]["game"] != game:
+    if isinstance(preset, str) and preset in PRESETS and PRESETS[preset]["game"] != game:
         merged = {}  # an explicit other game overrides the preset's tweaks of its own game
     defaults = GAME_DEFAULTS[game]
     resolved = dict(defaults)
     resolved.update(merged)
     known = set(defaults) | {"preset"}
     for name, value in options.items():
-        if name not in known:
+        if not isinstance(name, str) or name not in known:
             errors.append(f"{name}: unknown option")
         elif name != "preset":
             resolved[name] = value

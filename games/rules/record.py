@@ -58,6 +58,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         pool = in_record if isinstance(in_record, int) else 0
     if first_of_series is None:
         first_of_series = record.get("number", 1) == 1
+    sits_out = record.get("sits_out") or []
+    if not isinstance(sits_out, list) or any(p not in seats for p in sits_out):
+        errors.append(record_error("sits_out: must list seated players", field="sits_out"))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         errors.append(record_error("actions: must be a list", field="actions"))
@@ -72,7 +75,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         deal = Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
                     turnup=record.get("turnup"), stock=record.get("stock"),
                     first_of_series=first_of_series, redeal=bool(record.get("redeal")),
-                    sits_out=record.get("sits_out") or (), inferred=inferred)
+                    sits_out=sits_out, inferred=inferred)
     except RecordError as err:
         raise RecordError(errors + err.errors) from None
     push, push_play = deal.push, deal._push_play
@@ -175,7 +178,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 errors.append(record_error(f"player {player!r} is not a seat", index=i,
                                            field="player"))
                 bad.add(i)
-        elif kind == "exchange":
+        elif kind == "exchange" and isinstance(a.get("player"), str):
             player = a.get("player")
             out = _cards(a.get("discard") or [])
             discards[player] = [c for c in out if c is not None]
@@ -250,7 +253,8 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
     if turnup is not None:
         owner[turnup] = "the turn-up"
     drew = {(a.get("player"), _card(x)) for a in actions if isinstance(a, Mapping)
-            and a.get("action") == "exchange" for x in (a.get("draw") or [])}
+            and a.get("action") == "exchange" and isinstance(a.get("draw"), list)
+            and isinstance(a.get("player"), str) for x in a["draw"]}
     for c, (player, i) in seen.items():
         where = owner.get(c)
         if where is None or where == player or (player, c) in drew:

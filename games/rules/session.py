@@ -44,9 +44,15 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                     field="format")])
             header = data
             rules = rules_from(header.get("rules"))
-            seats = list(header.get("seats") or [])
-            dealer = header.get("first_dealer") or (seats[0] if seats else None)
+            seats = header.get("seats")
             pool = header.get("pool", 0)
+            if not isinstance(seats, list) or not seats:
+                raise RecordError([record_error("seats: the session header lists the players",
+                                                field="seats")])
+            if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
+                raise RecordError([record_error(f"pool: {pool!r} is not a number of units",
+                                                field="pool")])
+            dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
             continue
         number += 1
