@@ -10,6 +10,7 @@ with the level of who may call each method.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import random
 import re
@@ -147,6 +148,11 @@ def call(client, method: str, url: str, body=None):
                                    content_type="application/json")
 
 
+def without_location(body: dict) -> dict:
+    """A problem minus the members that name the URL or the missing thing."""
+    return {k: v for k, v in body.items() if k not in {"instance", "detail"}}
+
+
 def assert_problem(response, status: int) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"] == PROBLEM
@@ -183,8 +189,7 @@ def test_another_clubs_objects_through_own_club_look_like_missing_ones(route, me
     expected = 404 if method == "get" else missing.status_code
     body = assert_problem(response, expected)
     assert expected in {400, 404}
-    strip = lambda b: {k: v for k, v in b.items() if k not in {"instance", "detail"}}  # noqa: E731
-    assert strip(body) == strip(missing.json())
+    assert without_location(body) == without_location(missing.json())
 
 
 @pytest.mark.parametrize("role", ["viewer", "player"])
@@ -255,3 +260,55 @@ def test_random_json_never_500(route, method, level, world, owner_client, payloa
     assert response.status_code < 500, (payload, response.content[:300])
     if response.status_code >= 400:
         assert response["Content-Type"] == PROBLEM
+
+
+# --- odd URLs: huge ids and garbage filters are 4xx problems, never 500 ----------------------
+
+HUGE = 10**25
+
+
+@pytest.mark.parametrize(("route", "method", "level"),
+                         cases(lambda r, m, lv: lv in CLUB_SCOPED and "<int:" in r))
+def test_huge_ids_are_not_found(route, method, level, world, owner_client):
+    url = url_for(route, {k: HUGE for k in world})
+    response = call(owner_client, method, url)
+    if method == "get":
+        assert_problem(response, 404)
+    else:  # a write may refuse its body before looking the id up
+        assert response.status_code in {400, 404}, response.content[:300]
+        assert response["Content-Type"] == PROBLEM
+
+
+@functools.cache
+def query_parameters() -> dict[str, list[str]]:
+    """Each GET path's query parameters, as the OpenAPI schema documents them."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    out: dict[str, list[str]] = {}
+    for path, item in schema["paths"].items():
+        names = [p["name"] for p in item.get("get", {}).get("parameters", []) if p["in"] == "query"]
+        if names:
+            out[path] = names
+    return out
+
+
+GARBAGE = ["garbage", "-1", "9" * 30, "2026-13-45", "\x00", "' OR 1=1 --", "[]", ""]
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m == "get" and lv in CLUB_SCOPED | {AUTH}))
+def test_garbage_query_parameters_are_never_500(route, method, level, world, viewer_client):
+    path = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+    names = query_parameters().get(path, [])
+    for name in names:
+        for value in GARBAGE:
+            response = viewer_client.get(url_for(route, world), {name: value})
+            assert response.status_code < 500, (name, value, response.content[:300])
+            if response.status_code >= 400:
+                assert response["Content-Type"] == PROBLEM, (name, value)
+
+
+def test_query_parameters_are_discovered_from_the_schema():
+    params = query_parameters()
+    assert "status" in params["/api/v1/clubs/{club}/sessions/"]
+    assert "role" in params["/api/v1/clubs/{club}/members/"]
