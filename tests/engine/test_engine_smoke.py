@@ -179,3 +179,22 @@ def test_command_line_record_error_exits_1_with_errors(tmp_path):
                           input=path.read_text(), capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 1
     assert json.loads(done.stdout)["errors"][0]["field"] == "dealer"
+
+
+TABLE = {"seats": ["ann", "bob", "cat"], "dealer": "cat"}
+
+
+@pytest.mark.parametrize("record", [
+    "not an object", {}, {"seats": "ann bob cat"}, {"seats": [1, 2, 3]},
+    {**TABLE, "actions": "ann AS"}, {**TABLE, "pool": "3"}, {**TABLE, "hands": ["AS"]},
+    {**TABLE, "result": 5}, {**TABLE, "miss": "AS"}, {**TABLE, "stock": 7},
+    {**TABLE, "turnup": ["AS"]}, {**TABLE, "sits_out": 4}, {**TABLE, "rules": 2.5},
+    {**TABLE, "rules": {"preset": ["three-card"]}},
+    {**TABLE, "turnup": "7H", "actions": [{"player": [], "action": "exchange", "discard": 3}]},
+    {**TABLE, "turnup": "7H", "actions": [{"player": "ann", "action": "play", "card": {}}]},
+], ids=lambda r: str(r)[:40])
+def test_malformed_records_are_refused_not_crashed_on(record):
+    with pytest.raises((RecordError, RuleError)) as caught:
+        replay(record)
+    errors = getattr(caught.value, "errors", None)
+    assert errors, "a refusal says what is wrong"
