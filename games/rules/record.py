@@ -221,7 +221,11 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 dealt = [c for c in dealt if c != turnup]
         hands[player] = dealt
         inferred.append(player)
-    if check and (given or record.get("miss") is not None or turnup in seen):
+    dealer_owns_turnup = (turnup is not None and r.turnup_to_dealer
+                          and r.game in ("five-card", "poker-loo")
+                          and turnup in plays.get(dealer, ()))
+    if check and (given or record.get("miss") is not None
+                  or (turnup in seen and not dealer_owns_turnup)):
         first_play = {}
         for i, a in enumerate(actions):
             if i not in bad and type(a) is dict and a.get("action") == "play":
