@@ -45,9 +45,13 @@ class Books:
         if units:
             book[seat] = book.get(seat, 0) + units
 
-    def settlement(self) -> dict:
-        """The verdict's ``settlement`` block; refuses (AssertionError) to make or lose chips."""
-        pool = self.pool
+    def settlement(self, pool: int | None = None) -> dict:
+        """The verdict's ``settlement`` block; refuses (AssertionError) to make or lose chips.
+
+        ``pool`` is P when the caller already knows it (it cannot change while settling).
+        """
+        if pool is None:
+            pool = self.pool
         pool_after = pool - sum(self.payouts.values()) + sum(self.loos.values())
         deltas = dict.fromkeys(self.seats, 0)
         for book, sign in ((self.payouts, 1), (self.transfers, 1), (self.antes, -1),

@@ -55,7 +55,7 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         _settle_flush(deal, pool, full, take, loo)
     elif how == "redeal":
         take(deal._flushes[0][0], pool)
-    settlement = books.settlement()
+    settlement = books.settlement(pool)
 
     nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(seats)
     if r.game == "poker-loo" and how == "nobody-stands":
