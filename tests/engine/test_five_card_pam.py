@@ -7,7 +7,7 @@ winnings stay in the pool and the offender pays a full loo (5) instead of the or
 """
 import pytest
 
-from tests.engine.dealkit import record
+from tests.engine.dealkit import deal_at, record
 from tests.engine.outcome import FIVE, clean, offended, outcome, play_own_turnup, replayed
 
 SEATS = "ann bob cat dan"
@@ -28,6 +28,14 @@ def test_pam_wins_any_trick_and_is_exempt_from_following_suit():
     # ann 2 tricks = 4, bob 3 = 6; pool empty after.
     assert replayed(PAM_EXEMPT) == clean(["bob", "ann", "ann", "bob", "bob"],
                                          {"ann": 4, "bob": 6}, 0, {"ann": 4, "bob": 6, "dan": -5})
+
+
+def test_the_eldest_stander_leads_when_eldest_passes():
+    # cat deals, dan (eldest) passes: ann, the first stander after him, leads; cat antes 5.
+    rotated = PAM_EXEMPT.replace(TWO_STAND, "dan pass; ann stand; bob stand; cat pass\n")
+    assert replayed(rotated, dealer="cat") == clean(
+        ["bob", "ann", "ann", "bob", "bob"], {"ann": 4, "bob": 6}, 0,
+        {"ann": 4, "bob": 6, "cat": -5}, next_dealer="dan")
 
 
 # Three standers (P = 10 + 5 = 15, a trick 3). ann JC AS 2D 3D 4D | bob 6H 5S KH 7C 8C |
@@ -105,6 +113,12 @@ def test_pam_holder_without_another_trump_may_play_pam_on_the_ace(mode):
     assert replayed(CIVIL_LONE_PAM, {**FIVE, "pam_be_civil": mode}) == clean(
         ["bob", "ann", "ann", "bob", "bob"], {"ann": 4, "bob": 6}, 0,
         {"ann": 4, "bob": 6, "dan": -5})
+
+
+def test_a_call_on_any_lead_but_the_ace_of_trumps_binds_nobody():
+    # ann leads the king of trumps (KS for AS) and calls: bob may take it with Pam.
+    king_lead = CIVIL.replace("ann AS civil", "ann KS civil")
+    assert replayed(king_lead) == CIVIL_IGNORED
 
 
 # ann AS KS AD 3C 4C holds the next trump (KS) and calls; bob JC 5S 9H 8D 7D ignores it.
@@ -213,3 +227,41 @@ def test_pam_counts_as_a_trump_for_the_opening_lead():
     assert replayed(actions) == offended(
         ["ann", "ann", "ann", "ann", "bob"], ("ann", "failed-to-lead-trump", 1, "AH", "full-loo"),
         {"bob": 2}, 13, {"ann": -5, "bob": 2, "dan": -5})
+
+
+# The state machine gives the same answers mid-deal (one definition of "legal").
+def pam_table(hands, actions):
+    """A five-card Deal (spades trumps, ann and bob standing) after the given actions."""
+    return deal_at(FIVE, SEATS, "dan", TWO_STAND + actions, hands=hands, turnup="4S")
+
+
+CIVIL_HANDS = {"ann": ["AS", "KH", "AD", "3C", "4C"], "bob": ["JC", "5S", "9H", "8D", "7D"]}
+
+
+def test_legal_plays_after_a_binding_call_keep_pam_back():
+    deal = pam_table(CIVIL_HANDS, "ann AS civil")
+    assert deal.legal_plays("bob") == ["5S"]
+    assert deal.play_violation("bob", "JC") == "pam-not-civil"
+    assert deal.play_violation("bob", "9H") == "revoke"
+    uncalled = pam_table(CIVIL_HANDS, "ann AS")
+    assert set(uncalled.legal_plays("bob")) == {"JC", "5S"}
+
+
+def test_legal_plays_to_a_pam_lead_are_trumps():
+    deal = pam_table({"ann": ["JC", "AS", "2D", "3D", "4D"], "bob": ["6H", "5S", "KH", "7C", "8C"]},
+                     "ann JC")
+    assert deal.legal_plays("bob") == ["5S"]
+    assert deal.play_violation("bob", "6H") == "failed-to-play-trump-to-pam"
+
+
+def test_legal_opening_leads_count_pam_as_a_trump_and_pam_may_always_be_played():
+    # after the (empty) exchanges ann is to lead the first trick, holding no spade but Pam
+    deal = pam_table({"ann": ["JC", "AH", "KD", "3C", "2H"], "bob": ["5S", "6H", "7D", "8C", "9C"]},
+                     "ann exchange; bob exchange")
+    assert deal.legal_actions() == [{"player": "ann", "action": "play", "card": "JC"}]
+    assert deal.legal_plays("ann") == ["JC"]
+    assert deal.play_violation("ann", "AH") == "failed-to-lead-trump"
+    exempt = pam_table({"ann": ["7H", "AH", "KD", "QC", "2D"], "bob": ["JC", "3S", "5H", "9H", "8D"]},
+                       "ann 7H")
+    assert set(exempt.legal_plays("bob")) == {"JC", "5H", "9H"}
+    assert exempt.play_violation("bob", "8D") == "revoke"
