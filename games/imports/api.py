@@ -79,7 +79,8 @@ class ImportListView(ClubScopedAPIView):
     permission_classes = [CanRecord]
     parser_classes = [JSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
+                   responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
         with transaction.atomic():
@@ -90,7 +91,7 @@ class ImportListView(ClubScopedAPIView):
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="clubs_imports_list", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, club: str) -> Response:
         jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:100]
         return Response([job_json(request, j) for j in jobs])
