@@ -154,3 +154,11 @@ def test_showing_a_hand_that_is_no_flush_is_a_record_error(rules, hand):
                  actions="ann stand; bob stand; cat pass; dan pass; ann flush")
     errors = record_errors(rec)
     assert any(e["index"] == 4 and e["player"] == "ann" for e in errors), errors
+
+
+def test_the_dealer_completes_a_trump_flush_with_the_turnup():
+    # dan stands, takes the turn-up 3H, discards 2C: 4H 6H 9H QH 3H, five trumps. P = 15 to dan
+    # (+10 after his ante); ann stood without a flush: looed 5 -> pool 5.
+    got = settled(FIVE, {"dan": ["4H", "6H", "9H", "QH", "2C"]},
+                  "ann stand; bob pass; cat pass; dan stand; dan exchange 2C >; dan flush")
+    assert got == no_play({"dan": 15}, {"ann": 5}, 5, {"ann": -5, "dan": 10})

@@ -276,3 +276,34 @@ def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
     with pytest.raises(RecordError) as caught:
         list(replay_session([header, first, revoke, standing]))
     assert any(e["player"] == "cat" for e in caught.value.errors), caught.value.errors
+
+
+def test_first_deal_a_lone_two_trick_player_takes_the_pot():
+    # ann AS KS 2C 4D 6C | bob 2S 5S AC 2D 7C | cat 3S 6S 3C AD 5C | dan 4S 7S 4C 3D KC.
+    # ann 2 tricks, bob, cat, dan 1 each: nobody has three, so ann (the only two) takes 21;
+    # the one-trick players burn 21 each -> pool 63. A record without "number" is deal 1.
+    rec = record(FOUR, "dan", rules=POKER, turnup="2H", actions="""
+        ann AS; bob 2S; cat 3S; dan 4S
+        ann KS; bob 5S; cat 6S; dan 7S
+        ann 2C; bob AC; cat 3C; dan 4C
+        bob 2D; cat AD; dan 3D; ann 4D
+        cat 5C; dan KC; ann 6C; bob 7C
+    """)
+    assert outcome(play(rec)) == clean(
+        ["ann", "ann", "bob", "cat", "dan"], {"ann": 21}, 63,
+        {"ann": 16, "bob": -26, "cat": -26, "dan": -27}, loos={"bob": 21, "cat": 21, "dan": 21})
+
+
+def test_later_deal_two_trick_player_beside_a_three_trick_winner_neither_wins_nor_burns():
+    # Pot 42, dan folds. ann AS KS QS 2C 5C | bob 2S 4S 6S AC KC | cat 3S 5S 7S 3C 4C.
+    # ann 3 tricks takes 42, bob (2) nothing, cat (0) burns 42 -> pool 42.
+    v = series_deal("""
+        ann stand; bob stand; cat stand; dan pass
+        ann AS; bob 2S; cat 3S
+        ann KS; bob 4S; cat 5S
+        ann QS; bob 6S; cat 7S
+        ann 2C; bob AC; cat 3C
+        bob KC; cat 4C; ann 5C
+    """, pool=42, number=2)
+    assert outcome(v) == clean(["ann", "ann", "ann", "bob", "bob"], {"ann": 42}, 42,
+                               {"ann": 42, "cat": -42}, loos={"cat": 42})
