@@ -132,3 +132,25 @@ def test_every_shared_example_through_the_command_line(tmp_path, example):
     assert nonzero(s["loo_payments"]) == expect["loo_payments"]
     assert nonzero(s["deltas"]) == expect["deltas"]
     assert s["pool_after"] == expect["pool_after"]
+
+
+def test_text_that_is_not_json_is_a_record_error(tmp_path):
+    path = tmp_path / "torn.json"
+    path.write_text('{"format": "loo-deal/1", "seats": [')
+    done = cli("replay", str(path))
+    assert done.returncode == 1 and json.loads(done.stdout)["errors"]
+
+
+def test_bad_rules_beside_the_record_are_refused_naming_the_option(tmp_path):
+    rec = {**exchange_record(), "rules": {"game": "five-card", "loo": "bogus"}}
+    done = cli("replay", "-", stdin=json.dumps(rec))
+    assert done.returncode == 1
+    assert any("loo" in e["message"] for e in json.loads(done.stdout)["errors"])
+
+
+def test_a_missing_file_is_reported_by_name_without_a_traceback(tmp_path):
+    missing = tmp_path / "no-such-deal.json"
+    done = cli("replay", str(missing))
+    assert done.returncode != 0
+    assert "no-such-deal.json" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
