@@ -93,7 +93,7 @@ def start_worker(transactional_db, tmp_path) -> Iterator[Callable[..., Worker]]:
         w.kill(signal.SIGTERM)
 
 
-def job_of(url_or_id) -> "object":
+def job_of(url_or_id):
     from games.imports.models import ImportJob
 
     return ImportJob.objects.get(pk=url_or_id)

@@ -58,9 +58,9 @@ def line_chart(
         return TOP + (high - v) * plot_h // max(high - low, 1)
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" aria-label="{escape(title)}" '
-        'font-family="sans-serif" font-size="12">',
+        (f'<svg xmlns="http://www.w3.org/2000/svg" id="{escape(chart_id)}" class="chart" '
+         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" aria-label="{escape(title)}" '
+         'font-family="sans-serif" font-size="12">'),
         f"<title>{escape(title)}</title>",
         f'<text x="{LEFT}" y="{TOP - 14}" font-size="15" font-weight="bold">{escape(title)}</text>',
     ]

@@ -73,7 +73,7 @@ def club_results_csv(rows: list[PlayerResults]) -> str:
     w.writerow(["player", "display_name", "currency", "sessions", "chips_bought", "money_bought",
                 "result", "best", "worst"])
     for r in rows:
-        m = lambda units: "" if units is None else format_money(units, r.currency)  # noqa: E731
-        w.writerow([r.player, r.display_name, r.currency, r.sessions, r.chips_bought,
-                    m(r.money_bought), m(r.result), m(r.best), m(r.worst)])
+        money = [("" if units is None else format_money(units, r.currency))
+                 for units in (r.money_bought, r.result, r.best, r.worst)]
+        w.writerow([r.player, r.display_name, r.currency, r.sessions, r.chips_bought, *money])
     return out.getvalue()

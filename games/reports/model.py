@@ -188,7 +188,9 @@ def _in_seat_order(seats: Sequence[str], mapping: Mapping[str, int] | None) -> d
 def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
     v = facts.verdict
     s = v["settlement"]
-    order = lambda m: _in_seat_order(seats, m)  # noqa: E731
+    def order(mapping: Mapping[str, int] | None) -> dict[str, int]:
+        return _in_seat_order(seats, mapping)
+
     return DealLine(
         number=facts.number,
         dealer=v.get("dealer", ""),

@@ -41,6 +41,10 @@ def banker_settlement(
     The banker's own line (when the banker plays) still shows the player's result; the
     money simply stays in the banker's hands, so nothing changes hands for it.
     """
+
+    def _m(units: int) -> str:
+        return format_money(units, currency)
+
     lines: list[BankerLine] = []
     total_result = 0
     for seat in seats:
@@ -54,14 +58,14 @@ def banker_settlement(
         result = buyback - bought
         total_result += result
         is_banker = seat == banker
-        m = lambda units: format_money(units, currency)  # noqa: E731 - local formatter
-        why = f"bought {m(bought)} ({m(paid)} paid on the spot, {m(owed)} owed), chips bought back for {m(buyback)}"
+        why = (f"bought {_m(bought)} ({_m(paid)} paid on the spot, {_m(owed)} owed), "
+               f"chips bought back for {_m(buyback)}")
         if is_banker:
             why += "; as banker keeps the difference"
         elif net > 0:
-            why += f": the banker pays {seat} {m(net)}"
+            why += f": the banker pays {seat} {_m(net)}"
         elif net < 0:
-            why += f": {seat} pays the banker {m(-net)}"
+            why += f": {seat} pays the banker {_m(-net)}"
         else:
             why += ": nothing changes hands"
         lines.append(BankerLine(seat, bought, paid, owed, buyback, result, net, is_banker, why))

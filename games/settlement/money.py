@@ -21,7 +21,7 @@ def exponent(currency: str | None) -> int:
 def minor_units(value: int | str | Decimal, currency: str | None = None) -> int:
     """A money amount in minor units. Ints are taken as minor units already; Decimal/str as major
     units (Decimal("0.10") GBP -> 10). Floats are refused: they cannot hold money exactly."""
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, (bool, float)):
         raise SettlementError(f"money must be an int or Decimal, not {type(value).__name__}")
     if isinstance(value, int):
         return value

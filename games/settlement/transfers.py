@@ -104,7 +104,10 @@ def minimal_transfers(
     balances it settles, listed group by group in seat order.
     """
     transfers: list[Transfer] = []
-    m = lambda units: format_money(units, currency)  # noqa: E731 - local formatter
+
+    def m(units: int) -> str:
+        return format_money(units, currency)
+
     for number, group in enumerate(zero_sum_groups(seats, balances), start=1):
         left = {p: balances[p] for p in group}
         debtors = [p for p in group if left[p] < 0]

@@ -230,7 +230,7 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
     empty = viewer_client.get("/api/v1/clubs/oak/results", {"from": "2026-12-01"}).json()
     assert empty["players"] == []
     text = viewer_client.get("/api/v1/clubs/oak/results", {"format": "csv"}).content.decode()
-    assert list(csv.DictReader(io.StringIO(text)))[0]["result"] == "29.50"
+    assert next(iter(csv.DictReader(io.StringIO(text))))["result"] == "29.50"
     bad = viewer_client.get("/api/v1/clubs/oak/results", {"from": "28/11/2026"})
     assert bad.status_code == 400
     client.force_login(member_for("viewer").user)

@@ -32,17 +32,17 @@ D2 = verdict("bob", 6, {"bob": 3}, {"cat": 9}, {"bob": 3}, 3, {"bob": 0, "cat": 
 
 
 def facts(**over):
-    base = dict(
-        club="oak", session_id=7, title="t", date="2026-11-28", status="closed", seats=SEATS,
-        banker="ann", chip_value=10, currency="GBP", rules={"game": "three-card"}, start_pool=0,
-        purchases=[Purchase("ann", 20, 200, True), Purchase("bob", 20, 200, True),
+    base = {
+        "club": "oak", "session_id": 7, "title": "t", "date": "2026-11-28", "status": "closed", "seats": SEATS,
+        "banker": "ann", "chip_value": 10, "currency": "GBP", "rules": {"game": "three-card"}, "start_pool": 0,
+        "purchases": [Purchase("ann", 20, 200, True), Purchase("bob", 20, 200, True),
                    Purchase("cat", 20, 200, False), Purchase("ann", 10, 100, False, after_deal=1)],
-        deals=[DealFacts(1, D1), DealFacts(2, D2, corrections=1)],
+        "deals": [DealFacts(1, D1), DealFacts(2, D2, corrections=1)],
         # pool 3 split from cat (next dealer cat's eldest is ann... the closing decides): 1 each
-        end_pool_shares={"ann": 1, "bob": 1, "cat": 1},
+        "end_pool_shares": {"ann": 1, "bob": 1, "cat": 1},
         # ann 30 - 6 + 1 = 25; bob 20 + 3 - 6 + 1 = 18; cat 20 - 3 + 9 + 1 = 27  (70 chips)
-        returned={"ann": 25, "bob": 18, "cat": 27},
-    )
+        "returned": {"ann": 25, "bob": 18, "cat": 27},
+    }
     base.update(over)
     return SessionFacts(**base)
 
