@@ -307,3 +307,18 @@ def test_later_deal_two_trick_player_beside_a_three_trick_winner_neither_wins_no
     """, pool=42, number=2)
     assert outcome(v) == clean(["ann", "ann", "ann", "bob", "bob"], {"ann": 42}, 42,
                                {"ann": 42, "cat": -42}, loos={"cat": 42})
+
+
+def test_no_duty_to_lead_trumps_or_to_head():
+    # Pot 42. ann AH 5S KS 3C 4C leads 5S holding the trump AH; bob KH 2S QS AC 2C plays 2S
+    # under it holding QS. Both allowed. ann 4 tricks takes 42; bob (1) burns 42.
+    v = series_deal("""
+        ann stand; bob stand; cat pass; dan pass
+        ann 5S; bob 2S
+        ann KS; bob QS
+        ann 3C; bob AC
+        bob 2C; ann 4C
+        ann AH; bob KH
+    """, pool=42, number=2)
+    assert outcome(v) == clean(["ann", "ann", "bob", "ann", "ann"], {"ann": 42}, 42,
+                               {"ann": 42, "bob": -42}, loos={"bob": 42})
