@@ -32,7 +32,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp.add_argument("file", help="path, or - for standard input")
     rp.add_argument("--compact", action="store_true", help="one-line JSON output")
     args = parser.parse_args(argv)
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        sys.stderr.write(f"python -m games.rules: cannot read {args.file}: "
+                         f"{getattr(err, 'strerror', None) or err}\n")
+        return 2
     out = sys.stdout
     stripped = text.lstrip()
     first_line = stripped.split("\n", 1)[0]

@@ -78,6 +78,7 @@ class Deal:
         '_d',
         '_dealer_takes_turnup',
         '_decl',
+        '_decl_cursor',
         '_declared_order',
         '_defender',
         '_discards',
@@ -307,7 +308,9 @@ class Deal:
         self._bold = False
         self.phase = DECLARE
         self._to_act = -1
-        self._declared_order = [i for i in self._order if i not in self._out_of_deal]
+        self._declared_order = [i for i in self._order if i not in self._out_of_deal] \
+            if self._out_of_deal else self._order
+        self._decl_cursor = 0
         if mode == "forced":
             self._decl = ["stand" if i not in self._out_of_deal else "out" for i in range(n)]
             self._after_declarations()
@@ -411,8 +414,11 @@ class Deal:
     # ---------------------------------------------------------------- declaring
     def _next_declarer(self) -> None:
         """Move the turn to the next undeclared player, resolving forced passes."""
-        for i in self._declared_order:
-            if self._decl[i] is None:
+        order, decl = self._declared_order, self._decl
+        for k in range(self._decl_cursor, len(order)):
+            i = order[k]
+            if decl[i] is None:
+                self._decl_cursor = k
                 if self._mode == "sequential" and self._declaration_closes(i):
                     return
                 self._to_act = i
@@ -608,7 +614,9 @@ class Deal:
         return (s == self._d and self.rules.turnup_to_dealer and self.turnup is not None
                 and self.rules.game != "irish")
 
-    def _push_exchange(self, action: Mapping[str, Any]) -> None:
+    def _push_exchange(self, action: Mapping[str, Any],
+                       parsed: tuple[list[int], list[int] | None] | None = None) -> None:
+        """An exchange; ``parsed`` (discard, draw) as ints when ``replay`` has read them."""
         s = self._seat(action)
         name = self.seats[s]
         if self.phase != EXCHANGE:
@@ -624,11 +632,14 @@ class Deal:
                     raise self._err(f"{name} exchanges before the dealer", player=name)
                 self._exchanged.add(i)
             self._ex_queue = self._ex_queue[self._ex_queue.index(s):]
-        errors: list[dict] = []
-        discard = self._cards(action.get("discard", []), "discard", errors, name)
-        draw = self._cards(action["draw"], "draw", errors, name) if "draw" in action else None
-        if errors:
-            raise RecordError(errors)
+        if parsed is None:
+            errors: list[dict] = []
+            discard = self._cards(action.get("discard", []), "discard", errors, name)
+            draw = self._cards(action["draw"], "draw", errors, name) if "draw" in action else None
+            if errors:
+                raise RecordError(errors)
+        else:
+            discard, draw = parsed
         takes = self._dealer_must_take_turnup(s)
         hand = self._hands[s]
         if takes:
@@ -884,6 +895,13 @@ class Deal:
             except ValueError:
                 raise self._err(f"{cardtext!r} is not a card", player=self.seats[s],
                                 card=str(cardtext), field="card") from None
+        self._push_card(s, c, action)
+
+    def _push_card(self, s: int, c: int, action: Mapping[str, Any]) -> None:
+        """A play of card ``c`` by seat ``s`` (``replay`` comes here with both already read)."""
+        if self.phase != PLAY:
+            self._push_play(action)
+            return
         hand = self._hands[s]
         if hand is None or c not in hand:
             raise self._cannot_hold(s, c)

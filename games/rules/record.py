@@ -69,7 +69,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         raise RecordError(errors)
     result = record.get("result")
     bad: set[int] = set()
-    hands, miss, inferred = _infer_hands(record, r, seats, dealer, actions, errors, bad,
+    hands, miss, inferred, ops = _infer_hands(record, r, seats, dealer, actions, errors, bad,
                                          result is None)
     try:
         deal = Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
@@ -78,7 +78,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                     sits_out=sits_out, inferred=inferred)
     except RecordError as err:
         raise RecordError(errors + err.errors) from None
-    push, push_play = deal.push, deal._push_play
+    # the actions, with the cards _infer_hands has already read handed straight to the deal
+    push, push_card, push_exchange, seat_of = deal.push, deal._push_card, deal._push_exchange, \
+        deal._idx
     for i, action in enumerate(actions):
         if i in bad:
             continue
@@ -86,9 +88,18 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             errors.append(record_error("a result-only record has no plays", index=i,
                                        player=action.get("player"), field="actions"))
             continue
+        op = ops[i]
         try:
-            if type(action) is dict and action.get("action") == "play":
-                push_play(action)
+            if op is None:
+                push(action)
+            elif type(op) is int:
+                s = seat_of.get(action["player"])
+                if s is None:
+                    push(action)
+                else:
+                    push_card(s, op, action)
+            elif deal.phase == "exchange":
+                push_exchange(action, op)
             else:
                 push(action)
         except RecordError as err:
@@ -131,7 +142,7 @@ def _cards(texts: Any) -> list[int | None]:
 
 def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any,
                  actions: list, errors: list[dict], bad: set[int], check: bool
-                 ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str]]:
+                 ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str], list[Any]]:
     """Each player's dealt hand: given, or read back from plays, discards and draws."""
     plays: defaultdict[str, list[int]] = defaultdict(list)
     seen: set[int] = set()
@@ -142,6 +153,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     stock_cards = [_card(c) for c in stock] if isinstance(stock, list) else None
     stock_pos = 0
     code = CODE
+    ops: list[Any] = [None] * len(actions)
     for i, a in enumerate(actions):
         try:  # the common case first: a well-formed play of a fresh card
             if a["action"] == "play":
@@ -149,6 +161,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 if c not in seen:
                     seen.add(c)
                     plays[a["player"]].append(c)
+                    ops[i] = c
                     continue
         except (KeyError, TypeError):
             pass
@@ -193,6 +206,10 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 drawn = []
             stock_pos += max(n_draw, 0)
             draws[player] = [c for c in drawn if c is not None]
+            given_draw = _cards(a["draw"]) if isinstance(a.get("draw"), list) else None
+            if None not in out and (given_draw is None or None not in given_draw) \
+                    and len(set(out)) == len(out):
+                ops[i] = (out, given_draw)
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
                 kind == "take-miss" or miss_player is None):
             miss_player = a.get("player")
@@ -234,7 +251,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                     first_play[c] = (a.get("player"), i)
         _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
                       errors, bad)
-    return hands, miss, inferred
+    return hands, miss, inferred, ops
 
 
 def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any],
