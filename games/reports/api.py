@@ -43,8 +43,18 @@ class PDFRenderer(BaseRenderer):
         return data if isinstance(data, bytes) else b""
 
 
-def _problem_if_not_json(request: Request) -> None:
-    """Errors are always JSON problems, whatever format was asked for."""
+class DownloadView(ClubScopedAPIView):
+    """A read-only view offering JSON and file downloads; refusals are always JSON problems,
+    whatever format was asked for."""
+
+    permission_classes = [CanRead]
+
+    def handle_exception(self, exc):  # type: ignore[override]
+        _answer_in_json(self.request)
+        return super().handle_exception(exc)
+
+
+def _answer_in_json(request: Request) -> None:
     request.accepted_renderer = JSONRenderer()
     request.accepted_media_type = "application/json"
 
@@ -60,15 +70,10 @@ def parse_day(value: str | None, field: str) -> date | None:
                       code="validation-error") from None
 
 
-class SessionReportView(ClubScopedAPIView):
+class SessionReportView(DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
-    permission_classes = [CanRead]
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
-
-    def handle_exception(self, exc):  # type: ignore[override]
-        _problem_if_not_json(self.request)
-        return super().handle_exception(exc)
 
     @extend_schema(
         parameters=[
@@ -105,7 +110,7 @@ class SessionReportView(ClubScopedAPIView):
                 render_pdf.apply(args=[session.pk]).get()
             else:
                 render_pdf.delay(session.pk)
-                _problem_if_not_json(self.request)
+                _answer_in_json(self.request)
                 return Response({"status": "rendering", "detail": "The PDF is being rendered; "
                                  "GET this URL again shortly."}, status=202,
                                 headers={"Retry-After": "2"})
@@ -113,15 +118,10 @@ class SessionReportView(ClubScopedAPIView):
                             filename=f"session-{session.pk}-report.pdf")
 
 
-class ClubResultsView(ClubScopedAPIView):
+class ClubResultsView(DownloadView):
     """GET each player's results over the club's closed sessions (`?from=&to=`, `?format=csv`)."""
 
-    permission_classes = [CanRead]
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
-
-    def handle_exception(self, exc):  # type: ignore[override]
-        _problem_if_not_json(self.request)
-        return super().handle_exception(exc)
 
     @extend_schema(
         parameters=[
