@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from games.rules import replay, replay_session
-from tests.engine.dealkit import nonzero, record
+from tests.engine.dealkit import assert_conserved, nonzero, record
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -38,6 +38,7 @@ def test_replay_file_prints_the_verdict_and_exits_0(tmp_path):
     done = cli("replay", str(deal_file(tmp_path, rec)))
     assert done.returncode == 0, done.stderr
     verdict = json.loads(done.stdout)
+    assert_conserved(verdict, SEATS)
     assert verdict == replay(rec)
     assert verdict["settlement"]["pool_after"] == 8  # see test_five_card_declare
 
@@ -90,6 +91,8 @@ def test_session_file_prints_one_verdict_per_line_carrying_the_pool(tmp_path):
     assert done.returncode == 0, done.stderr
     verdicts = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     assert len(verdicts) == 2
+    for v in verdicts:
+        assert_conserved(v, SEATS)
     first, second = (v["settlement"] for v in verdicts)
     # deal 1: 0 + 5 ante stays; deal 2: 5 + 5 ante to bob, the lone stander
     assert (first["pool_before"], first["pool_after"], first["deltas"]["dan"]) == (0, 5, -5)
@@ -122,6 +125,7 @@ def test_every_shared_example_through_the_command_line(tmp_path, example):
         return
     assert done.returncode == 0, done.stderr
     verdict = json.loads(done.stdout)
+    assert_conserved(verdict, case["record"]["seats"])
     s = verdict["settlement"]
     assert sorted((v["player"], v["rule"], v["trick"]) for v in verdict["violations"]) == sorted(
         tuple(v) for v in expect["violations"])

@@ -3,7 +3,7 @@ output is always canonical (``TH``, ``JC``); Pam ranks above the ace of trumps."
 import pytest
 
 from games.rules import format_card, parse_card, replay
-from tests.engine.dealkit import record
+from tests.engine.dealkit import assert_conserved, record
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 
 SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -40,6 +40,7 @@ def test_a_record_in_symbols_replays_to_the_canonical_verdict():
         for a in canonical["actions"]]}
     assert any(a.get("card") == "10♦" for a in fancy["actions"])  # cat's TD, written 10♦
     verdict = replay(fancy)
+    assert_conserved(verdict, canonical["seats"])
     assert verdict == replay(canonical)
     assert verdict["tricks"][3]["cards"] == {"bob": "AD", "cat": "TD", "ann": "5D"}
     assert verdict["trumps"] == "H"

@@ -157,12 +157,12 @@ def test_a_discard_cannot_be_drawn_while_the_stock_lasts():
 
 
 def test_nobody_exchanges_twice_or_more_than_five():
-    twice = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
-                   actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann exchange 5D > JD\n"))
+    again = EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann exchange 5D > JD\n")
+    twice = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=again)
     assert any(e["player"] == "ann" and e["index"] == 6 for e in record_errors(twice))
+    six_cards = "ann exchange 2C 3D 6C 7C 7D 9D > KH 4C JD QD KD AC"
     six = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
-                 actions=EXCHANGE_DEAL.replace("ann exchange 2C 3D > KH 4C",
-                                               "ann exchange 2C 3D 6C 7C 7D 9D > KH 4C JD QD KD AC"))
+                 actions=EXCHANGE_DEAL.replace("ann exchange 2C 3D > KH 4C", six_cards))
     assert any(e["player"] == "ann" and e["index"] == 4 for e in record_errors(six))
 
 
@@ -173,6 +173,6 @@ def test_nobody_withdraws_after_exchanging():
 
 
 def test_a_player_who_passed_cannot_exchange():
-    rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H",
-                 actions=EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n dan exchange 2S > 3H\n"))
+    passer = EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n dan exchange 2S > 3H\n")
+    rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=passer)
     assert any(e["player"] == "dan" and e["index"] == 6 for e in record_errors(rec))

@@ -261,8 +261,8 @@ def test_legal_opening_leads_count_pam_as_a_trump_and_pam_may_always_be_played()
     assert deal.legal_actions() == [{"player": "ann", "action": "play", "card": "JC"}]
     assert deal.legal_plays("ann") == ["JC"]
     assert deal.play_violation("ann", "AH") == "failed-to-lead-trump"
-    exempt = pam_table({"ann": ["7H", "AH", "KD", "QC", "2D"], "bob": ["JC", "3S", "5H", "9H", "8D"]},
-                       "ann 7H")
+    exempt = pam_table({"ann": ["7H", "AH", "KD", "QC", "2D"],
+                        "bob": ["JC", "3S", "5H", "9H", "8D"]}, "ann 7H")
     assert set(exempt.legal_plays("bob")) == {"JC", "5H", "9H"}
     assert exempt.play_violation("bob", "8D") == "revoke"
 
@@ -271,6 +271,7 @@ def test_must_trump_counts_pam_as_the_trump_a_void_player_must_play():
     # must_trump: bob, void in hearts, holds no spade but Pam: he must play it to ann's 9H.
     deal = deal_at({**FIVE, "must_trump": True}, SEATS, "dan",
                    TWO_STAND + "ann exchange; bob exchange; ann 9H", turnup="4S",
-                   hands={"ann": ["9H", "2D", "3D", "4C", "5C"], "bob": ["JC", "6D", "7D", "8C", "9C"]})
+                   hands={"ann": ["9H", "2D", "3D", "4C", "5C"],
+                          "bob": ["JC", "6D", "7D", "8C", "9C"]})
     assert deal.legal_plays("bob") == ["JC"]
     assert deal.play_violation("bob", "6D") == "failed-to-trump"

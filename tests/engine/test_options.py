@@ -6,7 +6,14 @@ import pytest
 
 from games.rules import PRESETS, RuleError, RuleSet
 
-OPTION_NAMES = ["game", "ante", "pools", "simple_pool", "loo", "loo_amount", "loo_cap", "single_loo", "remainder", "lead_trump", "lead_trump_ace", "lead_highest_trump", "must_head", "must_trump", "must_undertrump", "single_stander", "flush", "flush_ties", "flush_pays", "blaze", "blaze_rank", "club_law", "undivided", "bold_stand", "trump_turned", "pam", "pam_be_civil", "pam_follows_trump", "pam_immune", "turnup_to_dealer", "penalty_and_loo", "ante_first_deal_only", "ante_double", "trump_ace_first_trick", "end_pool"]
+OPTION_NAMES = [
+    "game", "ante", "pools", "simple_pool", "loo", "loo_amount", "loo_cap", "single_loo",
+    "remainder", "lead_trump", "lead_trump_ace", "lead_highest_trump", "must_head", "must_trump",
+    "must_undertrump", "single_stander", "flush", "flush_ties", "flush_pays", "blaze",
+    "blaze_rank", "club_law", "undivided", "bold_stand", "trump_turned", "pam", "pam_be_civil",
+    "pam_follows_trump", "pam_immune", "turnup_to_dealer", "penalty_and_loo",
+    "ante_first_deal_only", "ante_double", "trump_ace_first_trick", "end_pool",
+]
 REQUIRED_PRESETS = ["three-card", "three-card-unlimited", "three-card-mixed", "irish",
                     "five-card", "five-card-unlimited", "poker-loo", "undivided", "mississippi"]
 
@@ -190,7 +197,8 @@ def test_nine_players_at_five_card_loo_are_refused_by_replay_too():
 
     seats = [f"p{i}" for i in range(9)]
     rec = {"format": "loo-deal/1", "seats": seats, "dealer": "p8", "pool": 0, "turnup": "4S",
-           "rules": {"game": "five-card"}, "actions": [{"player": s, "action": "pass"} for s in seats]}
+           "rules": {"game": "five-card"},
+           "actions": [{"player": s, "action": "pass"} for s in seats]}
     with pytest.raises((RuleError, RecordError)) as caught:
         replay(rec)
     assert "9" in str(caught.value) or "seat" in str(caught.value)

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from games.rules import RecordError, replay_session
-from tests.engine.dealkit import nonzero, play, record, record_errors
+from tests.engine.dealkit import assert_conserved, nonzero, play, record, record_errors
 from tests.engine.outcome import clean, outcome
 
 POKER = {"game": "poker-loo"}
@@ -238,6 +238,8 @@ def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule()
     for deal in deals:
         del deal["pool"], deal["rules"], deal["seats"]
     verdicts = list(replay_session([header, *deals]))
+    for v in verdicts:
+        assert_conserved(v, FOUR.split())
     got = [(v["dealer"], v["settlement"]["pool_before"], sum(v["settlement"]["antes"].values()),
             v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
             v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts]
@@ -259,12 +261,15 @@ def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
     first = {"dealer": "dan", "turnup": "2H", "actions": record(FOUR, "dan",
                                                                  actions=FIRST_THREE_ONE_ONE)["actions"]}
     revoke = {"dealer": "ann", "turnup": "2H",
-              "hands": {"bob": ["AS", "KS", "QS", "3D", "4D"], "cat": ["2S", "2C", "AC", "5D", "6D"]},
+              "hands": {"bob": ["AS", "KS", "QS", "3D", "4D"],
+                        "cat": ["2S", "2C", "AC", "5D", "6D"]},
               "actions": record(FOUR, "ann", actions="bob stand; cat stand; dan pass; ann pass;"
                                                      "bob AS; cat 2C")["actions"]}
     redeal = {"dealer": "ann", "turnup": "5H",
               "actions": record(FOUR, "ann", actions="bob stand; dan pass; ann pass")["actions"]}
     verdicts = list(replay_session([header, first, revoke, redeal]))
+    for v in verdicts:
+        assert_conserved(v, FOUR.split())
     got = [(v["dealer"], v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
             v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts[1:]]
     assert got == [("ann", 126, {"cat": -63}, "ann", False),

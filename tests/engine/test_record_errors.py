@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 from games.rules import RecordError, replay
-from tests.engine.dealkit import record, record_errors
+from tests.engine.dealkit import assert_conserved, record, record_errors
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 
 FIVE = {"game": "five-card"}
@@ -31,7 +31,9 @@ def named(errors, index, player, card=None):
 
 
 def test_the_base_record_is_valid():
-    assert replay(five_card())["status"] == "valid"
+    verdict = replay(five_card())
+    assert verdict["status"] == "valid"
+    assert_conserved(verdict, SEATS.split())
 
 
 def test_every_error_has_the_contract_fields():
