@@ -312,3 +312,46 @@ def test_query_parameters_are_discovered_from_the_schema():
     params = query_parameters()
     assert "status" in params["/api/v1/clubs/{club}/sessions/"]
     assert "role" in params["/api/v1/clubs/{club}/members/"]
+
+
+# --- no list or page of club oak shows anything of club elm -----------------------------------
+
+ELM_MARKS = ("zelda", "elm-secret")
+
+
+@pytest.fixture
+def elm_world(other_club, member_for):
+    """Club elm's own session (with a player only elm has) and import job, marked to be found."""
+    from accounts.services import member_ensure
+    from games.imports.models import ImportJob
+    from games.rules.simulate import random_session
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    member_ensure(club=other_club, name="zelda")
+    seats = ["ann", "bob", "zelda"]
+    owner = member_for("outsider").user
+    session = session_create(club=other_club, date=dt.date(2026, 11, 28), name="elm-secret-session",
+                             seats=seats, first_dealer="zelda", rules={"preset": "three-card"},
+                             allow_credit=True, user=owner)
+    _, *records = random_session({"preset": "three-card"}, seats, 2, random.Random(11), first_dealer="zelda")
+    for number, record in enumerate(records, start=1):
+        deal_record(session=session, number=number, record=record, user=owner)
+    ImportJob.objects.create(club=other_club, filename="elm-secret.jsonl", source="", detail="elm-secret")
+    return session
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m == "get" and lv in CLUB_SCOPED | {AUTH}))
+def test_nothing_of_another_club_shows_through(route, method, level, world, elm_world, owner_client):
+    response = owner_client.get(url_for(route, world))
+    assert response.status_code == 200
+    text = response.content.decode(errors="replace").lower()
+    assert not [mark for mark in ELM_MARKS if mark in text]
+
+
+def test_the_marks_are_visible_to_elm_itself(elm_world, outsider_client):
+    """The control for the test above: the marks are there to be leaked."""
+    sessions = outsider_client.get("/api/v1/clubs/elm/sessions/").content.decode()
+    deals = outsider_client.get(f"/api/v1/clubs/elm/sessions/{elm_world.pk}/deals/").content.decode()
+    imports = outsider_client.get("/api/v1/clubs/elm/imports/").content.decode()
+    assert "elm-secret" in sessions and "zelda" in deals and "elm-secret" in imports
