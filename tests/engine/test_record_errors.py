@@ -147,3 +147,16 @@ def test_every_error_is_reported_at_once_and_nothing_else_is_changed():
     assert named(errors, 3, "zed") and named(errors, 11, "bob", "ZZ"), errors
     assert named(errors, 9, "cat", "AH"), errors
     assert rec == before  # replay never edits the caller's record
+
+
+def test_an_action_that_is_no_action():
+    rec = five_card()
+    rec["actions"][5] = {"player": "bob", "action": "shuffle"}
+    assert named(record_errors(rec), 5, "bob")
+
+
+def test_a_player_who_passed_cannot_play():
+    # dan passed; a card from him in trick 1 (after cat, index 10) cannot be part of the deal
+    rec = five_card()
+    rec["actions"].insert(10, {"player": "dan", "action": "play", "card": "AS"})
+    assert named(record_errors(rec), 10, "dan", "AS")
