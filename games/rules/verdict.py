@@ -146,8 +146,8 @@ def _settle_flush(deal: Deal, pool: int, full: int, take: Any, loo: Any) -> None
     holders = {f[0] for f in shown}
     if r.flush_pays == "everyone-pays-holder" and r.game == "five-card":
         books = deal.books
-        for s in deal._order:
-            if s in holders or s in deal._out_of_deal:
+        for s in deal._order:  # Peel: every other player, a beaten flush too
+            if s in winners or s in deal._out_of_deal:
                 continue
             for w in winners:
                 books.add(books.transfers, deal.seats[s], -full)
