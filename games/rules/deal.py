@@ -148,7 +148,7 @@ class Deal:
                  miss: Sequence[str | int] | None = None, turnup: str | int | None = None,
                  stock: Sequence[str | int] | None = None, first_of_series: bool = True,
                  redeal: bool = False, sits_out: Sequence[str] = (),
-                 inferred: Sequence[str] = ()):
+                 inferred: Sequence[str] = (), final: bool = False):
         r = self.rules = rules_from(rules)
         self.seats = list(seats)
         n = self._n = len(self.seats)
@@ -217,9 +217,9 @@ class Deal:
         has_miss = False
         mode = "sequential"
         if game == "three-card":
-            double = r.pools == "always-double" or pool != 0
+            double = r.pools == "always-double" or pool != 0 or final
             self.pool_kind = "double" if double else "simple"
-            has_miss = double or r.simple_pool == "miss-and-trump"
+            has_miss = (double or r.simple_pool == "miss-and-trump") and not final
             if not double:
                 mode = "eldest-miss" if has_miss else "forced"
         self._double = self.pool_kind != "simple"
@@ -251,6 +251,8 @@ class Deal:
             self._has_miss = False
         if game == "poker-loo":
             mode = "forced" if first_of_series else "simultaneous"
+        if final:  # end_pool "final-deal": everybody stands, no miss, no ante
+            mode = "forced"
         self._mode = mode
         self._stock_size = (52 - (n - len(self._out_of_deal)) * hs - (3 if has_miss else 0)
                             - (1 if self._trump_mode in ("at-deal", "after-first-trick") else 0))
@@ -260,8 +262,8 @@ class Deal:
 
         # money and offences
         self.books = Books(self.seats, pool)
-        if not (game == "poker-loo" and ((r.ante_first_deal_only and not first_of_series)
-                                           or redeal)):
+        if not final and not (game == "poker-loo" and (
+                (r.ante_first_deal_only and not first_of_series) or redeal)):
             ante_dealer, ante_each = r.antes_for(self._double and game == "three-card")
             antes = self.books.antes
             seat_names = self.seats

@@ -75,7 +75,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         deal = Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
                     turnup=record.get("turnup"), stock=record.get("stock"),
                     first_of_series=first_of_series, redeal=bool(record.get("redeal")),
-                    sits_out=sits_out, inferred=inferred)
+                    sits_out=sits_out, inferred=inferred, final=bool(record.get("final")))
     except RecordError as err:
         raise RecordError(errors + err.errors) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal

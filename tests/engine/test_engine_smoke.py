@@ -198,3 +198,17 @@ def test_malformed_records_are_refused_not_crashed_on(record):
         replay(record)
     errors = getattr(caught.value, "errors", None)
     assert errors, "a refusal says what is wrong"
+
+
+def test_final_deal_everybody_stands_without_miss_or_ante():
+    # end_pool "final-deal": the 7 units left are played off; a trick is worth 2, 1 stays.
+    plays = [("ann", "AH"), ("bob", "2H"), ("cat", "3H"), ("ann", "2C"), ("bob", "3C"),
+             ("cat", "4C"), ("cat", "5S"), ("ann", "6S"), ("bob", "7S")]
+    record = {"rules": {"game": "three-card", "end_pool": "final-deal"}, "pool": 7,
+              "final": True, "seats": ["ann", "bob", "cat"], "dealer": "cat", "turnup": "7H",
+              "actions": [{"player": p, "action": "play", "card": c} for p, c in plays]}
+    v = replay(record)
+    assert v["settlement"]["antes"] == {} and v["standers"] == ["ann", "bob", "cat"]
+    assert money(v) == ({"ann": 2, "bob": 2, "cat": 2}, {}, 1, {"ann": 2, "bob": 2, "cat": 2})
+    with pytest.raises(RecordError):
+        replay({**record, "actions": [{"player": "ann", "action": "pass"}]})
