@@ -127,7 +127,7 @@ def minimal_transfers(
             ]
             settled = [p for p in (payer, payee) if left[p] == 0]
             after = "; settles " + " and ".join(settled) if settled else ""
-            still = [f"{p} still {'owes' if left[p] < 0 else 'is owed'} {m(abs(left[p]))}"
+            still = [f"{p} {'still owes' if left[p] < 0 else 'is still owed'} {m(abs(left[p]))}"
                      for p in (payer, payee) if left[p] != 0]
             explanation = ", ".join(why) + after + ("; " + ", ".join(still) if still else "")
             transfers.append(Transfer(payer, payee, amount, number, explanation))

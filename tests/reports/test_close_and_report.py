@@ -34,7 +34,7 @@ def test_close_answer_hand_worked(closed_session):
     assert body["results"] == kit.EXPECTED["result_money"]
     assert [(t["payer"], t["payee"], t["amount"]) for t in body["transfers"]] == kit.EXPECTED["transfers"]
     assert body["transfers"][1]["explanation"] == (
-        "ann owes 0.75 of a 30.25 loss, dan is owed 29.00; settles ann; dan still is owed 28.25")
+        "ann owes 0.75 of a 30.25 loss, dan is owed 29.00; settles ann; dan is still owed 28.25")
     warnings = body["warnings"]
     assert warnings[0] == "Players have not dealt equally often: ann 14, bob 13, cat 13, dan 13."
     assert warnings[1].startswith("The last deal ended in a loo (ann paid 3, cat paid 3, dan paid 3)")

@@ -55,8 +55,12 @@ class ProgressBar:
     def __init__(self, out) -> None:
         self.out = out
         self.shown = False
+        self.phase = ""
 
     def __call__(self, phase: str, done: int, total: int) -> None:
+        if self.phase and phase != self.phase:
+            self.out.write("")  # keep the finished phase's bar on its own line
+        self.phase = phase
         filled = self.width * done // max(total, 1)
         self.out.write(f"\r{phase:<10} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}",
                        ending="")
