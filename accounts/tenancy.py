@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from rest_framework import generics, viewsets
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -41,14 +41,20 @@ def club_queryset(qs: QuerySet, club: Club | None, path: str = "club") -> QueryS
 
 
 def resolve_membership(user: Any, club_slug: str) -> Member:
-    """The user's membership in the club with this slug, or 404 (club unknown *or* not a member)."""
-    member = (
-        Member.objects.select_related("club", "user")
-        .filter(club__slug=club_slug, user=user, user__isnull=False)
-        .first()
-    )
+    """The user's membership in the club with this slug, or 404 (club unknown *or* not a member).
+
+    Raises Django's ``Http404`` so it serves server-rendered pages as well as DRF views (DRF
+    turns it into a ``not-found`` problem).
+    """
+    member = None
+    if user is not None and user.is_authenticated:
+        member = (
+            Member.objects.select_related("club", "user")
+            .filter(club__slug=club_slug, user=user)
+            .first()
+        )
     if member is None:
-        raise NotFound()
+        raise Http404()
     return member
 
 

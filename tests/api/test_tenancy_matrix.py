@@ -355,3 +355,38 @@ def test_the_marks_are_visible_to_elm_itself(elm_world, outsider_client):
     deals = outsider_client.get(f"/api/v1/clubs/elm/sessions/{elm_world.pk}/deals/").content.decode()
     imports = outsider_client.get("/api/v1/clubs/elm/imports/").content.decode()
     assert "elm-secret" in sessions and "zelda" in deals and "elm-secret" in imports
+
+
+# --- server-rendered pages (session login) follow the same rules -------------------------------
+
+NOT_PAGES = ("api/", "admin/", "api-auth/", "problems/", "static/")
+WEB_PAGES: dict[str, str] = {
+    "clubs/<slug:club>/sessions/<int:session_id>/report/": READ,
+    "clubs/<slug:club>/results/": READ,
+}
+
+
+def discovered_pages() -> set[str]:
+    return {route for route, _ in _walk(get_resolver().url_patterns) if not route.startswith(NOT_PAGES)}
+
+
+def test_every_web_page_is_in_the_table():
+    assert discovered_pages() == set(WEB_PAGES)
+
+
+def logged_in(username: str):
+    from django.test import Client
+
+    client = Client()
+    client.login(username=username, password="test-password-123")
+    return client
+
+
+@pytest.mark.parametrize("route", sorted(r for r, lv in WEB_PAGES.items() if lv == READ))
+def test_web_page_tenancy(route, world, client):
+    url = url_for(route, world)
+    anonymous = client.get(url)
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    assert logged_in("otto").get(url).status_code == 404
+    assert logged_in("otto").get(url_for(route, world, club="nope")).status_code == 404
+    assert logged_in("vic").get(url).status_code == 200
