@@ -5,8 +5,9 @@ Closing, in one transaction under the session lock:
    `split` — equal shares, odd units one each in seat order from the *eldest*, which we define
    as the first player to the left of the dealer of the deal that would come next (the
    verdict's `next.dealer`; the first dealer when nothing was dealt);
-   `final-deal` — the last recorded deal must be a final deal (everybody stood, no miss); what
-   it leaves in the pool (odd units, its loos) is then split the same way;
+   `final-deal` — the last recorded deal must be a final deal (`"final": true`: everybody
+   stands, no miss, no ante); what it leaves in the pool (odd units, its loos) is then split
+   the same way;
 2. the banker buys back every player's chips (ledger `buyback` entries player -> bank);
 3. the session is frozen (`status = closed`): deals, corrections and purchases are refused.
 Reopening posts the exact reverse of the closing's postings (the ledger is append-only), sets
@@ -53,13 +54,10 @@ def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], d
     ]
 
 
-def is_final_deal(seats: Sequence[str], record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
-    """A final deal: everybody stood and no miss was dealt (or the record says `"final": true`)."""
-    if record.get("final") is True:
-        return True
-    no_miss = not record.get("miss") and not any(
-        a.get("action") == "take-miss" for a in record.get("actions", []))
-    return no_miss and set(verdict.get("standers", [])) == set(seats)
+def is_final_deal(record: Mapping[str, Any]) -> bool:
+    """The play-off deal of `end_pool: "final-deal"`: a record marked `"final": true`, which the
+    engine replays with everybody standing, no miss and no ante."""
+    return record.get("final") is True
 
 
 def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -97,14 +95,14 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
     warnings = closing_warnings(seats, verdicts)
 
     if mode == "final-deal" and pool > 0:
-        number, record, verdict = deals[-1] if deals else (None, {}, {})
-        if not deals or not is_final_deal(seats, record, verdict):
+        number, record, _ = deals[-1] if deals else (None, {}, {})
+        if not deals or not is_final_deal(record):
             last = f"deal {number} is not one" if deals else "no deal was recorded"
             raise Problem(
                 409, "Final deal missing",
                 detail=(f"The rules say end_pool: final-deal and {pool} units are in the pool: "
                         f"record a final deal in which everybody stands and there is no miss "
-                        f"before closing ({last})."),
+                        f"(a record with \"final\": true) before closing ({last})."),
                 code="final-deal-required", pool=pool)
         if pool:
             warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")

@@ -5,10 +5,11 @@ deal 1 (ann deals, simple pool): bob takes AS KS QS: ann -6, bob +3, cat -3, dan
 deal 2 (bob deals, double pool 9 + 3 = 12): cat stands alone, bob defends with the miss
   3D KH 5C (diamonds trumps): cat AD and AH win, bob's 5C heads cat's 2C: cat takes 2 x 4 = 8,
   the dealer's share stays: bob -3, cat +8; pool 4. Not a final deal: closing is refused.
-deal 3 (cat deals, double pool 4 + 3 = 7), everybody stands, no miss: dan leads AC KC QC
-  (clubs trumps) and takes 7; ann, bob, cat looed 3 each: ann -3, bob -3, cat -6, dan +7; pool 9.
-Play: ann -9, bob -3, cat -1, dan +4. Closing splits 9 from the eldest (next dealer dan, so
-ann): ann 3, bob 2, cat 2, dan 2. Results: ann -6, bob -1, cat +1, dan +6 chips.
+deal 3 (cat deals the final deal, `"final": true`: everybody stands, no miss, no ante; P = 4):
+  dan leads AC KC QC (clubs trumps) and takes all 4; ann, bob, cat looed 3 each:
+  ann -3, bob -3, cat -3, dan +4; pool 9.
+Play: ann -9, bob -3, cat +2, dan +1. Closing splits 9 from the eldest (next dealer dan, so
+ann): ann 3, bob 2, cat 2, dan 2. Results: ann -6, bob -1, cat +4, dan +3 chips (x 10p).
 """
 from __future__ import annotations
 
@@ -31,8 +32,7 @@ DEFENDED = {"dealer": "bob", "turnup": "7D", "actions": [
     {"player": "ann", "action": "pass"}, {"player": "bob", "action": "defend"},
     *plays("cat AD", "bob 3D", "cat AH", "bob KH", "cat 2C", "bob 5C")]}
 
-FINAL = {"dealer": "cat", "turnup": "7C", "actions": [
-    *[{"player": p, "action": "stand"} for p in ("dan", "ann", "bob", "cat")],
+FINAL = {"dealer": "cat", "turnup": "7C", "final": True, "actions": [
     *plays("dan AC", "ann 2H", "bob 2D", "cat 2S",
            "dan KC", "ann 3H", "bob 3D", "cat 3S",
            "dan QC", "ann 4H", "bob 4D", "cat 4S")]}
@@ -62,6 +62,7 @@ def test_close_refused_without_final_deal(final_deal_session, scorer_client):
     body = response.json()
     assert body["code"] == "final-deal-required" and body["pool"] == 4
     assert "record a final deal in which everybody stands and there is no miss" in body["detail"]
+    assert '"final": true' in body["detail"]
     assert "deal 2 is not one" in body["detail"]
     final_deal_session.refresh_from_db()
     assert final_deal_session.status == "open"
@@ -76,6 +77,6 @@ def test_close_after_final_deal(final_deal_session, scorer_client):
     body = response.json()
     assert body["end_pool"] == {"mode": "final-deal", "pool": 9, "eldest": "ann",
                                 "shares": {"ann": 3, "bob": 2, "cat": 2, "dan": 2}}
-    assert body["returned"] == {"ann": 14, "bob": 19, "cat": 21, "dan": 26}
-    assert body["results"] == {"ann": -60, "bob": -10, "cat": 10, "dan": 60}
+    assert body["returned"] == {"ann": 14, "bob": 19, "cat": 24, "dan": 23}
+    assert body["results"] == {"ann": -60, "bob": -10, "cat": 40, "dan": 30}
     assert any("final deal left 9 units" in w for w in body["warnings"])
