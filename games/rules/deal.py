@@ -101,6 +101,7 @@ class Deal:
         '_key',
         '_known',
         '_lead_extra',
+        '_lead_card',
         '_led',
         '_miss',
         '_miss_taker',
@@ -296,6 +297,7 @@ class Deal:
         self._turn: list[int] = []
         self._pos = 0
         self._led = -1
+        self._lead_card = -1
         self._best = 0
         self._civil = False
         self._civil_called = False
@@ -592,10 +594,8 @@ class Deal:
             limit = {"irish": 3, "five-card": 5, "poker-loo": 3}[r.game]
             if r.game == "poker-loo":
                 dealt = self._n - len(self._out_of_deal)
-                if dealt >= 8:
-                    limit = 0
-                elif dealt == 7 and self.first_of_series:
-                    limit = 2
+                if self.first_of_series and dealt >= 7:  # the first deal's limits
+                    limit = 0 if dealt >= 8 else 2
             self._ex_limit = limit
             self._ex_queue = list(standers)
             self.phase = EXCHANGE
@@ -844,6 +844,7 @@ class Deal:
         self._tcards = []
         self._in_trick = _NOBODY
         self._led = -1
+        self._lead_card = -1
         self._best = 0
         self._civil = False
         self._civil_called = False
@@ -910,7 +911,7 @@ class Deal:
         if s != self._to_act:
             self._play_out_of_turn(s, c)
             return
-        if not self._tcards:
+        if self._lead_card < 0:
             self._civil_called = action.get("say") == "pam-be-civil"
         self._play(s, c, hand)
 
@@ -955,7 +956,10 @@ class Deal:
 
     def _play(self, s: int, c: int, hand: list[int], in_turn: bool = True) -> None:
         tc = self._tcards
-        if tc:
+        lead = self._lead_card
+        if not in_turn:
+            found = None  # the offence is playing out of turn; the card's duties are not judged
+        elif lead >= 0:
             if self._es[c] == self._led and not self._head and not self._special \
                     and c != self._pam:
                 found = None  # following suit with no duty to head: nothing to judge
@@ -977,8 +981,13 @@ class Deal:
                 return
         hand.remove(c)
         key = self._key[c]
-        if not tc:
-            self._led = self._es[c]
+        if in_turn and lead < 0:
+            es = self._es
+            self._lead_card = c
+            led = self._led = es[c]
+            for _, x in tc:  # cards played out of turn before the lead count from now on
+                if (es[x] == led or es[x] == self._trump) and self._key[x] > key:
+                    key = self._key[x]
             self._best = key
             self._pam_led = c == self._pam
             self._special = self._pam_led or (self._ace_first and self._trick_no == 1
@@ -988,7 +997,7 @@ class Deal:
                 self._lead_civility(hand)
             else:
                 self._civil_called = False
-        else:
+        elif lead >= 0:
             es = self._es[c]
             if (es == self._led or es == self._trump) and key > self._best:
                 self._best = key
@@ -1019,14 +1028,14 @@ class Deal:
                                 field="turnup")
             self._set_trump(SUIT[self.turnup])
         es, key, trump = self._es, self._key, self._trump
-        led = es[self._tcards[0][1]]
+        led = es[self._lead_card]
         win, best = -1, -1
         for p, x in self._tcards:
             e = es[x]
             k = key[x] if (e == led or e == trump) else 0
             if k > best:
                 win, best = p, k
-        self._tricks.append((self._trick_no, self._tcards[0][0], self._tcards, win))
+        self._tricks.append((self._trick_no, self._turn[0], self._tcards, win))
         self._won[win] += 1
         if self._trick_no >= self._hand_size:
             self._end("played")
@@ -1147,7 +1156,7 @@ class Deal:
                         return ("failed-to-head", (f"held {NAME[x]}, which beats "
                                  f"{self._best_name()}, and played {NAME[c]}"))
             return None
-        lead_card = self._tcards[0][1]
+        lead_card = self._lead_card
         if self._pam_led:
             if ce != trump:
                 for x in hand:
@@ -1218,7 +1227,7 @@ class Deal:
     def _probe_judge(self, s: int, c: int, hand: list[int]) -> str | None:
         saved = (self._trump, self._pam, self._es, self._key, self._best)
         try:
-            if self._tcards:
+            if self._lead_card >= 0:
                 if self._trump is None and self._trump_mode == "on-first-void":
                     self._turn_on_void(hand)
                 found = self._judge_follow(s, c, hand)
@@ -1275,7 +1284,7 @@ class Deal:
         out = []
         for card in self.legal_plays(name):
             out.append({"player": name, "action": "play", "card": card})
-            if (not self._tcards and self._pam >= 0 and self._trump is not None
+            if (self._lead_card < 0 and self._pam >= 0 and self._trump is not None
                     and card == NAME[self._trump * 13 + ACE - 2]
                     and self.rules.pam_be_civil in ("binding", "request",
                                                     "request-if-next-trump")):
