@@ -229,3 +229,34 @@ def test_hands_are_shown_only_when_the_plays_cannot_show_them():
         if shown and plain > 10:
             break
     assert shown and plain
+
+
+@given(tables(), st.sampled_from([0, 6, 9]), st.data())
+def test_two_plays_swapped_within_a_trick_are_played_out_of_turn(table, pool, data):
+    """The second of two neighbours in a trick plays first: that player, that trick, that rule."""
+    rules, seats, dealer, rng = table
+    record = play_random_deal(rules, seats, dealer, pool=pool, rng=rng).record
+    actions = record["actions"]
+    plays = _plays(actions)
+    width = len({actions[k]["player"] for k in plays})
+    assume(width > 1)
+    pairs = [n for n in range(len(plays) - 1) if n % width != width - 1
+             and "say" not in actions[plays[n]] and plays[n + 1] == plays[n] + 1]
+    assume(pairs)
+    n = data.draw(st.sampled_from(pairs))
+    trick = 1 + n // width
+    early = actions[plays[n + 1]]
+    bad = json.loads(json.dumps(record))
+    bad["actions"][plays[n]], bad["actions"][plays[n + 1]] = early, actions[plays[n]]
+
+    verdict = replay(bad, rules)
+
+    assert verdict["status"] == "irregular"
+    found = [(v["player"], v["rule"], v["trick"]) for v in verdict["violations"]]
+    assert min(v[2] for v in found) == trick, found
+    # the card played out of turn may break another duty too (e.g. an opening lead that is not
+    # a trump): every offence is reported, the penalty is charged once
+    assert (early["player"], "played-out-of-turn", trick) in found
+    assert verdict["settlement"]["loo_payments"].get(early["player"], 0) > 0 \
+        or verdict["settlement"]["pool"] == 0
+    assert_conserves(verdict, seats)
