@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from accounts.models import Member
+from accounts.tenancy import resolve_membership
 from games.models import GameSession
 from games.reports.club import club_results
 from games.reports.gather import session_report
@@ -15,17 +15,9 @@ from games.settlement import format_money
 from loo_ledger.problems import Problem
 
 
-def membership(request: HttpRequest, club: str) -> Member:
-    """The user's membership of the club, or 404 (outsiders cannot tell a club exists)."""
-    member = Member.objects.select_related("club").filter(club__slug=club, user=request.user).first()
-    if member is None:
-        raise Http404("No such club")
-    return member
-
-
 @login_required
 def session_report_page(request: HttpRequest, club: str, session_id: int) -> HttpResponse:
-    member = membership(request, club)
+    member = resolve_membership(request.user, club)
     session = get_object_or_404(GameSession.objects.select_related("club"), pk=session_id,
                                 club=member.club)
     api = reverse("report-api", kwargs={"club": club, "session_id": session.pk})
@@ -40,7 +32,7 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     from games.reports.api import parse_day
 
-    member = membership(request, club)
+    member = resolve_membership(request.user, club)
     try:
         date_from = parse_day(request.GET.get("from"), "from")
         date_to = parse_day(request.GET.get("to"), "to")
