@@ -620,26 +620,17 @@ class Deal:
                        parsed: tuple[list[int], list[int] | None] | None = None) -> None:
         """An exchange; ``parsed`` (discard, draw) as ints when ``replay`` has read them."""
         s = self._seat(action)
+        if self.phase != EXCHANGE or s != self._to_act:
+            self._exchange_out_of_order(s)
         name = self.seats[s]
-        if self.phase != EXCHANGE:
-            raise self._err(f"{name}: no exchange now ({self.phase})", player=name)
-        if s not in self._standers:
-            raise self._err(f"{name} is not standing and cannot exchange", player=name)
-        if s in self._exchanged:
-            raise self._err(f"{name} has already exchanged", player=name)
-        if s != self._to_act:
-            # the record may leave out the exchanges of players who kept their cards
-            for i in self._ex_queue[:self._ex_queue.index(s)]:
-                if self._dealer_must_take_turnup(i):
-                    raise self._err(f"{name} exchanges before the dealer", player=name)
-                self._exchanged.add(i)
-            self._ex_queue = self._ex_queue[self._ex_queue.index(s):]
         if parsed is None:
             errors: list[dict] = []
             discard = self._cards(action.get("discard", []), "discard", errors, name)
             draw = self._cards(action["draw"], "draw", errors, name) if "draw" in action else None
             if errors:
                 raise RecordError(errors)
+            if len(set(discard)) != len(discard):
+                raise self._err(f"{name} discards a card twice", player=name)
         else:
             discard, draw = parsed
         takes = self._dealer_must_take_turnup(s)
@@ -650,17 +641,15 @@ class Deal:
                                 "one card", player=name)
             if hand is not None:
                 hand = hand + [self.turnup]
-        if len(set(discard)) != len(discard):
-            raise self._err(f"{name} discards a card twice", player=name)
-        if len(discard) - (1 if takes else 0) > self._ex_limit:
-            raise self._err(f"{name} exchanges {len(discard)} cards; at most {self._ex_limit}",
+        n_draw = len(discard) - takes
+        if n_draw > self._ex_limit:
+            raise self._err(f"{name} exchanges {n_draw} cards; at most {self._ex_limit}",
                             player=name)
         if hand is not None:
             for c in discard:
                 if c not in hand:
                     raise self._err(f"{name} discards {NAME[c]}, which is not in the hand",
                                     player=name, card=c)
-        n_draw = len(discard) - (1 if takes else 0)
         drawn = self._draw(s, n_draw, draw)
         if hand is not None:
             hand = [c for c in hand if c not in discard] + drawn
@@ -668,7 +657,29 @@ class Deal:
         self._discards.extend(discard)
         self._known.update(discard)
         self._exchanged.add(s)
-        self._next_exchanger()
+        queue = self._ex_queue
+        del queue[0]
+        if queue and self._ex_limit > 0:
+            self._to_act = queue[0]
+        else:
+            self._after_exchange()
+
+    def _exchange_out_of_order(self, s: int) -> None:
+        """An exchange not in turn: refused, unless earlier standers simply kept their cards."""
+        name = self.seats[s]
+        if self.phase != EXCHANGE:
+            raise self._err(f"{name}: no exchange now ({self.phase})", player=name)
+        if s not in self._standers:
+            raise self._err(f"{name} is not standing and cannot exchange", player=name)
+        if s in self._exchanged:
+            raise self._err(f"{name} has already exchanged", player=name)
+        # the record may leave out the exchanges of players who kept their cards
+        for i in self._ex_queue[:self._ex_queue.index(s)]:
+            if self._dealer_must_take_turnup(i):
+                raise self._err(f"{name} exchanges before the dealer", player=name)
+            self._exchanged.add(i)
+        self._ex_queue = self._ex_queue[self._ex_queue.index(s):]
+        self._to_act = s
 
     def _draw(self, s: int, count: int, given: list[int] | None) -> list[int]:
         """Cards off the top of the stock; once it runs out, from the shuffled discards."""
@@ -676,6 +687,12 @@ class Deal:
         if given is not None and len(given) != count:
             raise self._err(f"{name} draws {len(given)} cards for {count} discarded",
                             player=name, field="draw")
+        known = self._known
+        if (given is not None and self._stock is None and self._drawn + count <= self._stock_size
+                and known.isdisjoint(given) and len(set(given)) == count):
+            known.update(given)  # the common case: recorded draws from an unseen stock
+            self._drawn += count
+            return list(given)
         out = []
         for k in range(count):
             from_stock = self._drawn < self._stock_size

@@ -154,6 +154,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     stock_pos = 0
     code = CODE
     ops: list[Any] = [None] * len(actions)
+    takes_turnup = r.turnup_to_dealer and r.game != "irish"
     for i, a in enumerate(actions):
         try:  # the common case first: a well-formed play of a fresh card
             if a["action"] == "play":
@@ -191,25 +192,26 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 errors.append(record_error(f"player {player!r} is not a seat", index=i,
                                            field="player"))
                 bad.add(i)
-        elif kind == "exchange" and isinstance(a.get("player"), str):
-            player = a.get("player")
+        elif kind == "exchange" and type(a.get("player")) is str:
+            player = a["player"]
             out = _cards(a.get("discard") or [])
-            discards[player] = [c for c in out if c is not None]
-            n_draw = len(out)
-            if player == dealer and r.turnup_to_dealer and r.game != "irish":
-                n_draw -= 1
-            if "draw" in a and isinstance(a["draw"], list):
-                drawn = _cards(a["draw"])
+            listed = a.get("draw")
+            given_draw = _cards(listed) if type(listed) is list else None
+            n_draw = max(len(out) - (1 if player == dealer and takes_turnup else 0), 0)
+            if given_draw is not None:
+                drawn = given_draw
             elif stock_cards is not None:
-                drawn = stock_cards[stock_pos:stock_pos + max(n_draw, 0)]
+                drawn = stock_cards[stock_pos:stock_pos + n_draw]
             else:
                 drawn = []
-            stock_pos += max(n_draw, 0)
-            draws[player] = [c for c in drawn if c is not None]
-            given_draw = _cards(a["draw"]) if isinstance(a.get("draw"), list) else None
-            if None not in out and (given_draw is None or None not in given_draw) \
-                    and len(set(out)) == len(out):
+            stock_pos += n_draw
+            if None in out or None in drawn:
+                out = [c for c in out if c is not None]
+                drawn = [c for c in drawn if c is not None]
+            elif len(set(out)) == len(out):
                 ops[i] = (out, given_draw)
+            discards[player] = out
+            draws[player] = drawn
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
                 kind == "take-miss" or miss_player is None):
             miss_player = a.get("player")
