@@ -11,14 +11,14 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from . import Deal, RuleSet
+from .cards import NAME
+from .deal import Deal
+from .options import RuleSet, rules_from
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-DECK = tuple(r + s for s in SUITS for r in RANKS)
-CARDS_EACH = {"three-card": 3, "irish": 3, "five-card": 5, "poker-loo": 5}
+#: the 52 cards by their record names
+DECK: tuple[str, ...] = tuple(NAME)
+#: chips a player customarily buys in with (loo-rules.md section 7)
 BUY_IN = {"three-card": 20, "irish": 20, "five-card": 50, "poker-loo": 50}
-PAM_GAMES = {"five-card"}
 
 
 #: picks one of the legal actions offered; the default is uniform
@@ -46,10 +46,6 @@ class SimulatedDeal(NamedTuple):
     first_of_series: bool
 
 
-def _ruleset(rules: RuleSet | Mapping[str, Any]) -> RuleSet:
-    return rules if isinstance(rules, RuleSet) else RuleSet.from_options(rules)
-
-
 def _simple(rules: RuleSet, pool: int) -> bool:
     """A three-card simple pool: the pool was empty before this deal's ante."""
     return rules.game == "three-card" and pool == 0 and rules.pools == "simple-and-double"
@@ -74,7 +70,7 @@ def deal_cards(rules: RuleSet, seats: Sequence[str], dealer: str, pool: int,
     """Shuffle and deal: hands from eldest round to the dealer, then miss, turn-up, stock."""
     deck = list(DECK)
     rng.shuffle(deck)
-    size = CARDS_EACH[rules.game]
+    size = rules.hand_size
     start = seats.index(dealer) + 1
     order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
     order = [seat for seat in order if seat not in sits_out]
@@ -91,7 +87,7 @@ def deal_cards(rules: RuleSet, seats: Sequence[str], dealer: str, pool: int,
 def _hands_needed(rules: RuleSet, actions: list[dict]) -> set[str]:
     """Who must show a hand in the record: what the plays cannot show (flushes, Pam immunity)."""
     shown = {a["player"] for a in actions if a["action"] == "flush"}
-    if shown and rules.game in PAM_GAMES and rules.pam_immune:
+    if shown and rules.pam != "none" and rules.pam_immune:
         shown |= {a["player"] for a in actions if a["action"] in ("stand", "exchange")}
     return shown
 
@@ -106,7 +102,7 @@ def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], d
     arguments judges it alike; `redeal` is the previous verdict's `redeal` (same dealer again);
     `choose` picks among the legal actions (`uniform`, or e.g. `eager` to play every deal out).
     """
-    rules = _ruleset(rules)
+    rules = rules_from(rules)
     seats = list(seats)
     sits_out = list(redeal["sits_out"]) if redeal else []
     cards = deal_cards(rules, seats, dealer, pool, rng, sits_out)
@@ -160,7 +156,7 @@ def session_deals(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_de
                   with_hands: bool = False, choose: Chooser = uniform
                   ) -> Iterator[SimulatedDeal]:
     """`n_deals` random deals in a row, each dealt by and into what the last verdict's `next` says."""
-    rules = _ruleset(rules)
+    rules = rules_from(rules)
     dealer = first_dealer or seats[0]
     pool, first, redeal = 0, True, None
     for number in range(1, n_deals + 1):
@@ -176,7 +172,7 @@ def session_deals(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_de
 def random_session(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_deals: int,
                    rng: random.Random, first_dealer: str | None = None) -> list[dict]:
     """A session file's lines: the header, then `n_deals` legal deal records."""
-    rules = _ruleset(rules)
+    rules = rules_from(rules)
     first_dealer = first_dealer or seats[0]
     header = session_header(rules, seats, first_dealer)
     return [header] + [d.record for d in session_deals(rules, seats, n_deals, rng, first_dealer)]
