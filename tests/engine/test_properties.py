@@ -254,9 +254,9 @@ def test_two_plays_swapped_within_a_trick_are_played_out_of_turn(table, pool, da
     assert verdict["status"] == "irregular"
     found = [(v["player"], v["rule"], v["trick"]) for v in verdict["violations"]]
     assert min(v[2] for v in found) == trick, found
-    # the card played out of turn may break another duty too (e.g. an opening lead that is not
-    # a trump): every offence is reported, the penalty is charged once
-    assert (early["player"], "played-out-of-turn", trick) in found
+    # a card played out of turn is judged for that alone (it does not lead the trick)
+    assert [v for v in found if v[0] == early["player"] and v[2] == trick] == [
+        (early["player"], "played-out-of-turn", trick)]
     assert verdict["settlement"]["loo_payments"].get(early["player"], 0) > 0 \
         or verdict["settlement"]["pool"] == 0
     assert_conserves(verdict, seats)
