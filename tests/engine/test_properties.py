@@ -260,3 +260,29 @@ def test_two_plays_swapped_within_a_trick_are_played_out_of_turn(table, pool, da
     assert verdict["settlement"]["loo_payments"].get(early["player"], 0) > 0 \
         or verdict["settlement"]["pool"] == 0
     assert_conserves(verdict, seats)
+
+
+@given(tables(), st.sampled_from([0, 6, 9]), st.sampled_from(["looked-out-of-turn",
+                                                              "looked-at-stock"]), st.data())
+def test_a_pre_play_irregularity_costs_a_single_loo_into_this_pool(table, pool, kind, data):
+    """Noted before the declarations: reported without a trick, the single loo is paid into the
+    pool played for (so P grows by it), the play itself is judged as before."""
+    rules, seats, dealer, rng = table
+    dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng)
+    offender = data.draw(st.sampled_from(seats))
+    record = json.loads(json.dumps(dealt.record))
+    record["actions"].insert(0, {"player": offender, "action": "irregularity", "kind": kind})
+
+    verdict = replay(record, rules)
+
+    assert verdict["status"] == "irregular"
+    # where nobody declares (a simple pool, poker-Loo's first deal) play starts at once: trick 1
+    first = dealt.record["actions"][0]["action"] if dealt.record["actions"] else None
+    trick = 1 if first == "play" else None
+    assert [(v["player"], v["rule"], v["trick"], v["penalty"]) for v in verdict["violations"]] \
+        == [(offender, kind, trick, "single-loo")]
+    settlement, before = verdict["settlement"], dealt.verdict["settlement"]
+    assert settlement["penalties"] == {offender: rules.single_loo}
+    assert settlement["pool"] == before["pool"] + rules.single_loo
+    assert verdict["tricks"] == dealt.verdict["tricks"]
+    assert_conserves(verdict, seats)
