@@ -76,7 +76,6 @@ class Deal:
         '_civil',
         '_civil_called',
         '_d',
-        '_dealer_takes_turnup',
         '_decl',
         '_decl_cursor',
         '_declared_order',
@@ -303,7 +302,6 @@ class Deal:
         self._civil_called = False
         self._pam_led = False
         self._in_trick: set[int] = _NOBODY  # who played out of turn to this trick
-        self._dealer_takes_turnup = False
         self._head = r.must_head
         self._ace_first = r.trump_ace_first_trick
         self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
@@ -1076,10 +1074,6 @@ class Deal:
                          for _, x in self._tcards)
 
     # ---------------------------------------------------------------- the duties
-    def _lead_duty(self) -> bool:
-        """Must this trick's leader lead a trump (``lead_trump``)?"""
-        return self._trump is not None and self._trick_no <= self._duty_upto
-
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""
         if self._pam >= 0:
