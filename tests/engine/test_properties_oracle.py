@@ -147,25 +147,49 @@ def check_division(rules: RuleSet, verdict: dict) -> None:
 
 
 @given(st.sampled_from(CHECKED), st.integers(3, 7), st.sampled_from([0, 6, 10, 17]),
-       st.booleans(), st.integers(0, 2**32))
-def test_deals_agree_with_an_independent_reading_of_the_rules(name, n_seats, pool,
-                                                                      stand, seed):
+       st.booleans(), st.booleans(), st.integers(0, 2**32))
+def test_deals_agree_with_an_independent_reading_of_the_rules(name, n_seats, pool, stand,
+                                                              first, seed):
     rules = RULES[name]
     seats = list(NAMES[:n_seats])
     low, high = {"five-card": (4, 7)}.get(rules.game, (2, 15))
     assume(low <= n_seats <= high)
     dealt = play_random_deal(rules, seats, seats[-1], pool=pool, rng=random.Random(seed),
-                             choose=eager if stand else uniform)
+                             first_of_series=first, choose=eager if stand else uniform)
     verdict = dealt.verdict
     event(f"{rules.game}: {verdict['ended']}")
     assert verdict["status"] == "valid"
     check_antes(rules, dealt.record, verdict)
     if verdict["ended"] == "played":
         check_tricks(rules, dealt.record, verdict)
-        if rules.game != "poker-loo":
+        if rules.game == "poker-loo":
+            check_poker_payment(rules, verdict, first)
+        else:
             check_division(rules, verdict)
     else:
         check_ending_without_play(rules, dealt.record, verdict)
+
+
+def check_poker_payment(rules: RuleSet, verdict: dict, first: bool) -> None:
+    """Poker-Loo: three tricks take the pot; 0-1 burns (matching the pot, capped); on the first
+    deal two-trick players share a pot nobody took three of; two standers: the loser burns."""
+    st_ = verdict["settlement"]
+    pool = st_["pool"]
+    won = verdict["tricks_won"]
+    full = min(pool, rules.loo_cap) if rules.loo_cap is not None else pool
+    three = [p for p, w in won.items() if w >= 3]
+    twos = [p for p, w in won.items() if w == 2]
+    if three:
+        payouts = {three[0]: pool}
+        burned = [p for p, w in won.items()
+                  if w <= 1 or (not first and len(won) == 2 and p != three[0])]
+    else:
+        payouts = {p: pool // len(twos) for p in twos} if first and twos else {}
+        burned = [p for p, w in won.items() if w <= 1]
+    assert {p: u for p, u in st_["payouts"].items() if u} == {p: u for p, u in payouts.items()
+                                                               if u}
+    assert {p: u for p, u in st_["loo_payments"].items() if u} == {p: full for p in burned
+                                                                    if full}
 
 
 def check_antes(rules: RuleSet, record: dict, verdict: dict) -> None:
@@ -203,6 +227,7 @@ def check_ending_without_play(rules: RuleSet, record: dict, verdict: dict) -> No
         expected = {}
     else:
         return  # flushes: judged by the engine's own tests
-    assert {p: u for p, u in st_["payouts"].items() if u} == expected
+    assert {p: u for p, u in st_["payouts"].items() if u} == {p: u for p, u in expected.items()
+                                                               if u}
     assert not any(st_["loo_payments"].values())
     assert st_["pool_after"] == pool - sum(expected.values())
