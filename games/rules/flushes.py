@@ -6,10 +6,18 @@ Five-card Loo ranks (best first): a blaze holding Pam, [a blaze when ``blaze_ran
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from .cards import JACK, KING, RANK, SUIT
+from .cards import JACK, KING, NAME, RANK, SUIT
+from .errors import RecordError
 from .options import RuleSet
+from .phases import EXCHANGE, FLUSH, OVER
+
+
+def names(cards: Sequence[int]) -> str:
+    return " ".join(NAME[c] for c in cards)
+
 
 PAM_BLAZE, HIGH_BLAZE, PAM_FLUSH, TRUMP_FLUSH, PLAIN_FLUSH, LOW_BLAZE = 6, 5, 3, 2, 1, 0
 
@@ -48,3 +56,55 @@ def best_flushes(rules: RuleSet, shown: Sequence[tuple[int, list[int], int]]) ->
     ranks = {seat: sorted((RANK[c] for c in hand), reverse=True) for seat, hand in best}
     high = max(ranks.values())
     return [seat for seat, _ in best if ranks[seat] == high]
+
+
+class ShowingFlushes:
+    """A stander shows a flush (or blaze): checked against the hand (mixed into ``Deal``)."""
+
+    __slots__ = ()
+
+    def _push_flush(self, action: Mapping[str, Any]) -> None:
+        s = self._seat(action)
+        name = self.seats[s]
+        r = self.rules
+        redeal = r.flush == "three-trumps-redeal"
+        if r.flush == "none":
+            raise self._err(f"{name}: flushes are not played under these rules", player=name)
+        if self._tcards or self._tricks:
+            raise self._err(f"{name}: a flush is shown before the play", player=name)
+        if not redeal and self.phase not in (FLUSH, OVER) and not (
+                self.phase == EXCHANGE and s in self._standers):
+            raise self._err(f"{name}: flushes are shown after the declarations", player=name)
+        if self.phase == EXCHANGE:
+            self._close_exchange()
+        if not redeal and s not in self._standers:
+            raise self._err(f"{name} is not standing and cannot show a flush", player=name)
+        if any(f[0] == s for f in self._flushes):
+            raise self._err(f"{name} has already shown a flush", player=name)
+        hand = self._hands[s]
+        if "cards" in action:
+            errors: list[dict] = []
+            shown = self._cards(action["cards"], "cards", errors, name)
+            if errors:
+                raise RecordError(errors)
+            if hand is not None and sorted(shown) != sorted(hand):
+                raise self._err(f"{name} shows {' '.join(names(shown))} but holds "
+                                f"{' '.join(names(hand))}", player=name)
+            hand = shown
+        if hand is None:
+            raise self._err(f"{name} shows a flush: the hand must be given to check it",
+                            player=name, field="hands")
+        if self._trump is None:
+            raise self._err("turnup: the turn-up card is needed to judge a flush",
+                            field="turnup")
+        cls = flush_class(r, hand, self._trump, self._pam)
+        if cls is None:
+            raise self._err(f"{name} shows {' '.join(names(hand))}, which is not a flush",
+                            player=name)
+        self._flushes.append((s, list(hand), cls))
+        if redeal:
+            self._end("redeal")
+            return
+        self.phase = OVER
+        self._ended = "flush"
+        self._to_act = -1

@@ -1,0 +1,19 @@
+"""The phases of a deal and the offences the engine knows by name."""
+from __future__ import annotations
+
+DECLARE, EXCHANGE, FLUSH, PLAY, OVER = "declare", "exchange", "flush", "play", "over"
+NOBODY: frozenset[int] = frozenset()
+
+#: offences found in the plays (or recorded as corrected by the table)
+PLAY_RULES = frozenset({
+    "revoke", "failed-to-head", "failed-to-trump", "failed-to-overtrump",
+    "failed-to-lead-trump", "failed-to-lead-trump-ace", "failed-to-lead-highest-trump",
+    "played-out-of-turn", "pam-not-civil", "failed-to-play-trump-to-pam",
+    "failed-to-play-trump-ace",
+})
+#: irregularities punished by a single loo paid into the pool at once (the player plays on)
+SINGLE_LOO_KINDS = frozenset({"looked-out-of-turn", "declared-out-of-turn", "looked-at-miss",
+                              "looked-at-discards", "looked-at-stock"})
+#: irregularities punished like a revoke (a full loo into the next pool, winnings stay)
+FULL_LOO_KINDS = PLAY_RULES | {"looked-at-hand", "exposed-card", "threw-up-after-lead"}
+IRREGULARITY_KINDS = SINGLE_LOO_KINDS | FULL_LOO_KINDS | {"misdeal"}
