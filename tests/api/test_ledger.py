@@ -71,8 +71,12 @@ def test_ledger_post_appends_a_balanced_posting(played):
 @pytest.mark.parametrize("statement", [
     "UPDATE games_ledgerentry SET chips = chips + 1",
     "DELETE FROM games_ledgerentry",
+    "UPDATE games_dealrevision SET reason = 'rewritten'",
+    "DELETE FROM games_dealrevision",
+    "UPDATE games_violation SET rule = 'nothing'",
+    "DELETE FROM games_violation",
 ])
-def test_database_refuses_update_and_delete_of_ledger_rows(played, statement):
+def test_database_refuses_update_and_delete_of_ledger_rows_and_history(played, statement):
     assert LedgerEntry.objects.filter(session=played).exists()
     with pytest.raises(IntegrityError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(statement)

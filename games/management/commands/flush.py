@@ -2,16 +2,16 @@
 
 Django's ``flush`` (and every transactional test's teardown) wipes all tables. PostgreSQL does it
 with TRUNCATE, which the ledger's row triggers do not see; SQLite has no TRUNCATE and issues
-``DELETE FROM games_ledgerentry``, which the append-only trigger refuses unless a row sits in
-``games_ledger_unlock`` (see migration 0002). This command, which overrides Django's own, puts
-that row there for exactly the duration of the wipe.
+``DELETE FROM games_ledgerentry`` (and the other append-only tables), which the triggers
+refuse unless a row sits in ``games_ledger_unlock`` (see ``games/append_only.py``). This
+command, which overrides Django's own, puts that row there for exactly the duration of the wipe.
 """
 from typing import Any
 
 from django.core.management.commands import flush
 from django.db import connections
 
-UNLOCK_TABLE = "games_ledger_unlock"
+from games.append_only import UNLOCK_TABLE
 
 
 class Command(flush.Command):
