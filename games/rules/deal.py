@@ -263,20 +263,10 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._ex_queue: list[int] = []
         self._won = [0] * n
         self._tricks: list[tuple[int, int, list[tuple[int, int]], int]] = []
-        self._tcards: list[tuple[int, int]] = []
         self._trick_no = 0
-        self._turn: list[int] = []
-        self._pos = 0
-        self._led = -1
-        self._lead_card = -1
-        self._best = 0
-        self._civil = False
-        self._civil_called = False
-        self._pam_led = False
-        self._in_trick: set[int] = _NOBODY  # who played out of turn to this trick
+        self._reset_trick([])
         self._head = r.must_head
         self._ace_first = r.trump_ace_first_trick
-        self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
         self._duty_upto = DUTY_UPTO[r.lead_trump]
         self._lead_extra = r.lead_trump_ace or r.lead_highest_trump
         self._bold = False
@@ -449,17 +439,22 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
     def _begin_trick(self, leader: int) -> None:
         order = self._standers
         k = order.index(leader)
-        self._turn = order[k:] + order[:k]
+        self._reset_trick(order[k:] + order[:k])
+        self._to_act = self._turn[0] if self._turn else -1
+
+    def _reset_trick(self, turn: list[int]) -> None:
+        """A new trick: ``turn`` is the order of play from its proper leader."""
+        self._turn = turn
         self._pos = 0
-        self._tcards = []
-        self._in_trick = _NOBODY
+        self._tcards: list[tuple[int, int]] = []
+        self._in_trick: set[int] = _NOBODY  # who played out of turn to this trick
         self._led = -1
         self._lead_card = -1
         self._best = 0
         self._civil = False
         self._civil_called = False
         self._pam_led = False
-        self._to_act = self._turn[0] if self._turn else -1
+        self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
 
     def _enter_play(self, s: int) -> None:
         """A play arrives while exchanges or flushes are still open: they are all skipped."""
