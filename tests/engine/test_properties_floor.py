@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from floor import floor_deal, floor_random_deal
 
-EXAMPLES = ROOT.parent / "shared" / "examples"
+EXAMPLES = Path(__file__).resolve().parent / "examples"  # copies of ../shared/examples
 
 
 def _example(name: str) -> str:
