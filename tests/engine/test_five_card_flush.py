@@ -162,3 +162,14 @@ def test_the_dealer_completes_a_trump_flush_with_the_turnup():
     got = settled(FIVE, {"dan": ["4H", "6H", "9H", "QH", "2C"]},
                   "ann stand; bob pass; cat pass; dan stand; dan exchange 2C >; dan flush")
     assert got == no_play({"dan": 15}, {"ann": 5}, 5, {"ann": -5, "dan": 10})
+
+
+def test_everyone_pays_holder_includes_a_beaten_flush():
+    # Peel's rule replaces "a beaten flush neither wins nor pays": every other player, standing
+    # or not, pays the best flush a loo. bob's five trumps beat ann's plain flush: bob takes
+    # P = 15 and 5 from each of ann, cat, dan = 30; dan -5 ante -5; nothing carried.
+    v = play(record(SEATS, "dan", rules={**FIVE, "flush_pays": "everyone-pays-holder"},
+                    pool=10, turnup="3H", hands={"ann": PLAIN_SPADES, "bob": FIVE_TRUMPS},
+                    actions="ann stand; bob stand; cat pass; dan pass; ann flush; bob flush"))
+    assert v["settlement"]["deltas"] == {"ann": -5, "bob": 30, "cat": -5, "dan": -10}
+    assert v["settlement"]["pool_after"] == 0

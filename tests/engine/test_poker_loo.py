@@ -327,3 +327,45 @@ def test_no_duty_to_lead_trumps_or_to_head():
     """, pool=42, number=2)
     assert outcome(v) == clean(["ann", "ann", "bob", "ann", "ann"], {"ann": 42}, 42,
                                {"ann": 42, "bob": -42}, loos={"bob": 42})
+
+
+def test_later_deals_allow_three_cards_even_with_seven_or_eight_players():
+    # The first-deal limits (2 with seven, none with eight) do not apply on later deals: the
+    # record below is refused only because it stops after the exchange.
+    for seats, dealer in ((SEVEN, "gus"), (EIGHT, "hal")):
+        others = "; ".join(f"{p} pass" for p in seats.split()[2:])
+        rec = record(seats, dealer, rules=POKER, turnup="2H", number=2, pool=42,
+                     actions=f"ann stand; bob stand; {others}; ann exchange 2C 3C 4C > 5C 6C 7C")
+        exchange_at = len(seats.split())
+        errors = record_errors(rec)
+        assert not any(e["index"] == exchange_at for e in errors), errors
+
+
+def test_a_first_deal_thrown_in_for_a_revoke_is_dealt_again_without_new_antes():
+    # 1: forced first deal, P = 21; bob plays 2C to ann's AS holding 2S: burned 21, pot 42.
+    # 2: dan deals the first deal again: everybody but bob must play, no antes; ann 3 tricks
+    # takes 42, cat and dan (1 each) burn 42 -> pot 84.
+    # ann AH KH QH 2C 3C | cat 4S 5S 6S AC 7D | dan 8S 9S TS 4C KD
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
+              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
+              "buy_ins": {p: 200 for p in FOUR.split()}}
+    thrown = {"dealer": "dan", "turnup": "2H",
+              "hands": {"ann": ["AS", "KS", "QS", "3D", "4D"],
+                        "bob": ["2S", "2C", "AC", "5D", "6D"]},
+              "actions": record(FOUR, "dan", actions="ann AS; bob 2C")["actions"]}
+    again = {"dealer": "dan", "turnup": "2H", "actions": record(FOUR, "dan", actions="""
+        ann AH; cat 4S; dan 8S
+        ann KH; cat 5S; dan 9S
+        ann QH; cat 6S; dan TS
+        ann 2C; cat AC; dan 4C
+        cat 7D; dan KD; ann 3C
+    """)["actions"]}
+    verdicts = list(replay_session([header, thrown, again]))
+    for v in verdicts:
+        assert_conserved(v, FOUR.split())
+    got = [(sum(v["settlement"]["antes"].values()), v["settlement"]["pool_after"],
+            nonzero(v["settlement"]["deltas"]), v["next"]["dealer"]) for v in verdicts]
+    assert got == [(21, 42, {"ann": -5, "bob": -26, "cat": -5, "dan": -6}, "dan"),
+                   (0, 84, {"ann": 42, "cat": -42, "dan": -42}, "ann")]
+    assert verdicts[1]["standers"] == ["ann", "cat", "dan"]
+    assert verdicts[1]["next"]["first_of_series"] is False
