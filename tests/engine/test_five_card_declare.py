@@ -3,6 +3,8 @@
 Every deal is hand-worked: four players ann bob cat dan (dan deals, ann is eldest) unless
 said otherwise; the dealer antes 5 (``ante.dealer``), a looed stander pays 5.
 """
+import re
+
 from tests.engine.dealkit import play, record, record_errors
 from tests.engine.outcome import FIVE, clean, outcome, play_own_turnup
 
@@ -176,3 +178,27 @@ def test_a_player_who_passed_cannot_exchange():
     passer = EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n dan exchange 2S > 3H\n")
     rec = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=passer)
     assert any(e["player"] == "dan" and e["index"] == 6 for e in record_errors(rec))
+
+
+# The same seven-player deal with the stock written down (top card first): the exchanges need
+# not name their draws while the stock lasts; dan's second card comes from the discards.
+STOCK = ["AD", "KD", "QD", "AH", "KH", "2C", "3C", "4C", "9H", "TS",
+         "5C", "6C", "7C", "TH", "JS", "AS"]
+STOCK_GIVEN_DEAL = re.sub(r"(ann|bob|cat) exchange (.*?) > .*", r"\1 exchange \2", STOCK_DEAL)
+
+
+def test_draws_come_off_the_given_stock_in_order():
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", stock=STOCK,
+                 actions=STOCK_GIVEN_DEAL)
+    assert "draw" not in rec["actions"][7]
+    assert outcome(play(rec)) == clean(["ann"] * 5, {"ann": 23}, 15,
+                                       {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -5},
+                                       loos={"bob": 5, "cat": 5, "dan": 5})
+
+
+def test_a_written_draw_must_be_the_stocks_top_card():
+    # bob's first draw would be 2C (the sixth card); he writes 3C first.
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", stock=STOCK,
+                 actions=STOCK_GIVEN_DEAL.replace("bob exchange 7S 8S 9S 7H 8H",
+                                                  "bob exchange 7S 8S 9S 7H 8H > 3C 2C 4C 9H TS"))
+    assert any(e["player"] == "bob" and e["index"] == 8 for e in record_errors(rec))
