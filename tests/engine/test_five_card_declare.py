@@ -202,3 +202,12 @@ def test_a_written_draw_must_be_the_stocks_top_card():
                  actions=STOCK_GIVEN_DEAL.replace("bob exchange 7S 8S 9S 7H 8H",
                                                   "bob exchange 7S 8S 9S 7H 8H > 3C 2C 4C 9H TS"))
     assert any(e["player"] == "bob" and e["index"] == 8 for e in record_errors(rec))
+
+
+def test_ante_each_is_paid_by_every_other_player():
+    # ante {dealer 5, each 1}: P = 0 + 5 + 3 = 8; nobody stands, so all 8 stay.
+    rec = record(SEATS, "dan", rules={**FIVE, "ante": {"dealer": 5, "each": 1}}, turnup="4S",
+                 actions="ann pass; bob pass; cat pass; dan pass")
+    v = play(rec)
+    assert v["settlement"]["antes"] == {"ann": 1, "bob": 1, "cat": 1, "dan": 5}
+    assert outcome(v) == clean([], {}, 8, {"ann": -1, "bob": -1, "cat": -1, "dan": -5})
