@@ -15,6 +15,9 @@ from rest_framework.response import Response
 from accounts.tenancy import CanRecord, ClubScopedAPIView
 from games.imports.models import ImportJob
 from games.imports.tasks import publish
+from games.api.schema import problems
+from games.api.views import IDEMPOTENCY_PARAM
+from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -80,7 +83,9 @@ class ImportListView(ClubScopedAPIView):
     parser_classes = [JSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
-                   responses={202: OpenApiTypes.OBJECT})
+                   parameters=[IDEMPOTENCY_PARAM],
+                   responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
+    @idempotent
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
         with transaction.atomic():
@@ -91,7 +96,8 @@ class ImportListView(ClubScopedAPIView):
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})
 
-    @extend_schema(operation_id="clubs_imports_list", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(operation_id="clubs_imports_list",
+                   responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
     def get(self, request: Request, club: str) -> Response:
         jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:100]
         return Response([job_json(request, j) for j in jobs])
@@ -102,7 +108,7 @@ class ImportDetailView(ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
     def get(self, request: Request, club: str, job_id: int) -> Response:
         job = get_object_or_404(ImportJob.objects.select_related("club"), pk=job_id, club=self.club)
         return Response(job_json(request, job))
@@ -113,7 +119,9 @@ class ImportRetryView(ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(request=None, parameters=[IDEMPOTENCY_PARAM],
+                   responses={202: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
+    @idempotent
     def post(self, request: Request, club: str, job_id: int) -> Response:
         with transaction.atomic():
             job = get_object_or_404(ImportJob.objects.select_for_update().select_related("club"),

@@ -21,6 +21,9 @@ from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
 from games.reports.pdf import pdf_path
 from games.reports.render import CSV_TABLES, report_csv
+from games.api.schema import problems
+from games.api.views import IDEMPOTENCY_PARAM
+from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
 
 
@@ -80,7 +83,7 @@ class SessionReportView(DownloadView):
             OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
             OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404)},
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
         session = get_object_or_404(GameSession.objects.select_related("club"),
@@ -128,7 +131,7 @@ class ClubResultsView(DownloadView):
             OpenApiParameter("from", OpenApiTypes.DATE), OpenApiParameter("to", OpenApiTypes.DATE),
             OpenApiParameter("format", str, enum=["json", "csv"]),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 404)},
     )
     def get(self, request: Request, club: str) -> Response:
         date_from = parse_day(request.query_params.get("from"), "from")
@@ -158,7 +161,9 @@ class SessionCloseView(ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(request=None, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+                   responses={200: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
+    @idempotent
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_close
 
@@ -169,7 +174,7 @@ class SessionCloseView(ClubScopedAPIView):
         return Response({
             "session": session.pk,
             "status": session.status,
-            "closed_at": session.closed_at,
+            "closed_at": session.closed_at.isoformat(),  # a string: replayed answers match
             "end_pool": {"mode": done.end_pool_mode, "pool": done.end_pool, "eldest": done.eldest,
                          "shares": done.shares},
             "returned": done.returned,
@@ -187,7 +192,9 @@ class SessionReopenView(ClubScopedAPIView):
 
     permission_classes = [IsClubOwner]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+                   responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
+    @idempotent
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_reopen
 
@@ -195,7 +202,7 @@ class SessionReopenView(ClubScopedAPIView):
         reason = str(request.data.get("reason", "")) if isinstance(request.data, dict) else ""
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
-                         "reopened_by": request.user.get_username(), "reopened_at": log.at,
+                         "reopened_by": request.user.get_username(), "reopened_at": log.at.isoformat(),
                          "reason": log.reason, "reversing_postings": log.postings})
 
 
@@ -204,7 +211,7 @@ class SessionClosingsView(ClubScopedAPIView):
 
     permission_classes = [CanRead]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:
         from games.imports.models import SessionClosing
 

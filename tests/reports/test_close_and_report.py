@@ -237,3 +237,13 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
     page = client.get("/clubs/oak/results/", {"from": "2026-11-01"}).content.decode()
     assert 'data-player="bob"' in page and "29.50" in page
     assert json.loads(json.dumps(body))  # plain JSON
+
+
+def test_close_with_idempotency_key_closes_once(hand_session, scorer_client):
+    from games.models import LedgerEntry
+
+    first = scorer_client.post(url(hand_session, "close"), HTTP_IDEMPOTENCY_KEY="close-1")
+    again = scorer_client.post(url(hand_session, "close"), HTTP_IDEMPOTENCY_KEY="close-1")
+    assert first.status_code == again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert LedgerEntry.objects.filter(session=hand_session, kind="buyback", account="bank").count() == 1

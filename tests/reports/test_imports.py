@@ -180,3 +180,14 @@ def test_export_report_command(hand_session, tmp_path):
         call_command("export_report", str(hand_session.pk), "--format", fmt, "-o", str(out),
                      stderr=io.StringIO())
         assert check(out.read_bytes()), fmt
+
+
+def test_import_with_idempotency_key_makes_one_job(scorer_client, django_capture_on_commit_callbacks):
+    from games.imports.models import ImportJob
+
+    body = {"source": kit.session_file(3)}
+    with django_capture_on_commit_callbacks(execute=True):
+        first = scorer_client.post(IMPORTS, body, format="json", HTTP_IDEMPOTENCY_KEY="imp-1")
+        again = scorer_client.post(IMPORTS, body, format="json", HTTP_IDEMPOTENCY_KEY="imp-1")
+    assert first.status_code == again.status_code == 202
+    assert again.json()["id"] == first.json()["id"] and ImportJob.objects.count() == 1
