@@ -232,12 +232,18 @@ def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
         return exceptions.PermissionDenied(*exc.args)
     if isinstance(exc, DjangoValidationError):
         return exceptions.ValidationError(as_serializer_error(exc))
-    if isinstance(exc, IntegrityError):
+    if isinstance(exc, IntegrityError) and _is_unique_violation(exc):
         # A uniqueness race lost to a concurrent writer; the transaction was rolled back.
+        # (Any other integrity error is a bug and stays a 500.)
         logger.warning("IntegrityError answered as 409: %s", exc)
         return Problem(409, detail="The request conflicts with a concurrent change; retry it.",
                        code="conflict")
     return _engine_problem(exc)
+
+
+def _is_unique_violation(exc: IntegrityError) -> bool:
+    """PostgreSQL's unique_violation (SQLSTATE 23505) or SQLite's UNIQUE constraint failure."""
+    return getattr(exc.__cause__, "sqlstate", None) == "23505" or "UNIQUE constraint failed" in str(exc)
 
 
 def _detail_text(detail: Any, n_errors: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.urls import include, path
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -12,7 +12,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.test import APIClient
 
-from loo_ledger.problems import PROBLEM_TYPES, Problem, flatten_validation_errors
+from loo_ledger.problems import PROBLEM_TYPES, Problem, _as_api_exception, flatten_validation_errors
 
 PROBLEM = "application/problem+json"
 
@@ -88,6 +88,12 @@ def rule_error_view(request):
     raise RuleError(["loo: 'huge' is not one of limited, unlimited"])
 
 
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def not_null_view(request):
+    raise IntegrityError("NOT NULL constraint failed: games_deal.session_id")
+
+
 def plain_django_crash(request):
     raise RuntimeError("outside DRF")
 
@@ -98,6 +104,7 @@ urlpatterns = [
     path("api/v1/test/crash/", crash_view),
     path("api/v1/test/django-validation/", django_validation_view),
     path("api/v1/test/integrity/", integrity_view),
+    path("api/v1/test/not-null/", not_null_view),
     path("api/v1/test/record-error/", record_error_view),
     path("api/v1/test/rule-error/", rule_error_view),
     path("api/v1/test/plain-crash/", plain_django_crash),
@@ -195,6 +202,17 @@ def test_integrity_error_is_409_conflict():
     body = problem(APIClient().get("/api/v1/test/integrity/"), 409)
     assert body["code"] == "conflict"
     assert "UNIQUE" not in body["detail"]  # no database internals leak
+
+
+def test_a_real_unique_violation_is_409_on_this_database(django_user_model):
+    django_user_model.objects.create(username="dup")
+    with pytest.raises(IntegrityError) as caught, transaction.atomic():
+        django_user_model.objects.create(username="dup")
+    assert _as_api_exception(caught.value).status_code == 409  # SQLite and PostgreSQL alike
+
+
+def test_other_integrity_errors_are_bugs_500(client_no_raise):
+    assert problem(client_no_raise.get("/api/v1/test/not-null/"), 500)["code"] == "server-error"
 
 
 def test_uncaught_exception_in_drf_view_is_500_problem(client_no_raise):
