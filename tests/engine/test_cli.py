@@ -158,3 +158,15 @@ def test_a_missing_file_is_reported_by_name_without_a_traceback(tmp_path):
     assert done.returncode != 0
     assert "no-such-deal.json" in done.stderr + done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_session_deal_whose_pool_disagrees_with_the_ledger_is_a_record_error(tmp_path):
+    lines = session_lines()
+    second = json.loads(lines[2])
+    lines[2] = json.dumps({**second, "pool": 7})   # the ledger carries 5 from deal 1
+    path = tmp_path / "pool.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    done = cli("replay", str(path))
+    assert done.returncode == 1
+    errors = json.loads(done.stdout.splitlines()[-1])["errors"]
+    assert any("pool" in (e.get("field") or "") + e["message"] for e in errors), errors
