@@ -234,6 +234,7 @@ class IdempotencyKey(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.IN_FLIGHT)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     response_body = models.JSONField(null=True, blank=True)
+    response_headers = models.JSONField(default=dict, blank=True, help_text="e.g. Location.")
     created_at = models.DateTimeField(auto_now_add=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 

@@ -58,6 +58,13 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']}."})
+    redeal = expected.sits_out is not None
+    if "redeal" in rec and bool(rec["redeal"]) != redeal:
+        errors.append({"field": "record.redeal",
+                       "message": f"Deal {number} is {'a' if redeal else 'not a'} redeal by the same dealer."})
+    if redeal and "sits_out" in rec and rec["sits_out"] != list(expected.sits_out or ()):
+        errors.append({"field": "record.sits_out",
+                       "message": f"Sitting out deal {number}: {', '.join(expected.sits_out or ()) or 'nobody'}."})
     if "rules" in rec and rules_resolve(rec["rules"]) != session.resolved_rules:
         errors.append({"field": "record.rules",
                        "message": "The record's rules differ from the session's; leave them out inside a session."})

@@ -34,6 +34,7 @@ HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
 IN_FLIGHT_TIMEOUT = dt.timedelta(minutes=2)
 MAX_KEY_LENGTH = 255
+KEPT_HEADERS = ("Location",)
 
 
 def request_fingerprint(request: Request) -> str:
@@ -78,8 +79,9 @@ def idempotency_finish(row: IdempotencyKey, response: Response) -> None:
     row.state = IdempotencyKey.State.DONE
     row.response_status = response.status_code
     row.response_body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+    row.response_headers = {h: response[h] for h in KEPT_HEADERS if response.has_header(h)}
     row.completed_at = timezone.now()
-    row.save(update_fields=["state", "response_status", "response_body", "completed_at"])
+    row.save(update_fields=["state", "response_status", "response_body", "response_headers", "completed_at"])
 
 
 def idempotency_release(row: IdempotencyKey) -> None:
@@ -99,7 +101,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
         )
         if done:
             return Response(row.response_body, status=row.response_status,
-                            headers={REPLAYED_HEADER: "true"})
+                            headers={**row.response_headers, REPLAYED_HEADER: "true"})
         try:
             with transaction.atomic():
                 response = handler(view, request, *args, **kwargs)

@@ -168,3 +168,9 @@ def test_revisions_are_stored_whole(played):
     assert rev.record["pool"] == 6 and rev.record["dealer"] == "dan" and rev.record["number"] == 2
     assert rev.verdict["settlement"]["pool_after"] == 3
     assert [(v.player, v.rule, v.trick) for v in rev.violations.all()] == [("bob", "revoke", 2)]
+
+
+def test_a_record_may_not_claim_a_redeal(oak_session, post_deal):
+    data = problem(post_deal(oak_session, 1, rec(DEAL1, redeal=True, sits_out=["bob"])), 400)
+    assert data["errors"][0]["field"] == "record.redeal"
+    assert "Deal 1 is not a redeal" in data["detail"]

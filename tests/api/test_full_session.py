@@ -169,3 +169,52 @@ def test_correction_that_breaks_a_later_deal_is_refused_whole(scorer_client, clu
     assert body["errors"][0]["message"] == error.errors[0]["message"]
     assert f"would make deal {broken} impossible" in body["detail"]
     assert snapshot(session) == before
+
+
+def _poker_loo_deal(rules: Any, dealer: str, pool: int, rng: random.Random, *, revoke: bool,
+                    **state: Any) -> dict[str, Any]:
+    """A poker-Loo deal record with hands and stock shown; ``revoke``: the first player able to
+    revoke does (the hand is thrown in and the same dealer deals again without them)."""
+    from games.rules.deal import Deal
+    from games.rules.simulate import deal_cards
+
+    cards = deal_cards(rules, SEATS, dealer, pool, rng)
+    deal = Deal(rules, SEATS, dealer, pool=pool, hands=cards["hands"], miss=cards["miss"],
+                turnup=cards["turnup"], stock=cards["stock"], **state)
+    actions: list[dict[str, Any]] = []
+    while deal.phase != "over":
+        action = rng.choice(deal.legal_actions())
+        if revoke and deal.phase == "play":
+            bad = [c for c in deal.hand(deal.to_act) if deal.play_violation(deal.to_act, c) == "revoke"]
+            if bad:
+                action, revoke = {"player": deal.to_act, "action": "play", "card": bad[0]}, False
+        deal.push(action)
+        actions.append(dict(action))
+    return {"format": "loo-deal/1", "dealer": dealer, "turnup": cards["turnup"], "actions": actions,
+            "hands": {s: list(h) for s, h in cards["hands"].items()}, "stock": list(cards["stock"])}
+
+
+def test_poker_loo_revoke_redeal_is_carried_like_replay_session(scorer_client, club):
+    from games.rules import RuleSet
+
+    rules = RuleSet.from_options({"preset": "poker-loo"})
+    rng = random.Random(0)
+    first = _poker_loo_deal(rules, "cat", 0, rng, revoke=True, first_of_series=True)
+    header = {"format": "loo-session/1", "seats": SEATS, "rules": rules.to_options(), "first_dealer": "cat",
+              "pool": 0, "banker": "club", "chip_value": 1, "buy_ins": {s: 50 for s in SEATS}}
+    verdict1 = next(replay_session([header, first]))
+    assert verdict1["redeal"]["sits_out"] and verdict1["next"]["dealer"] == "cat"
+    out = verdict1["redeal"]["sits_out"]
+    second = _poker_loo_deal(rules, "cat", verdict1["next"]["pool"], rng, revoke=False, first_of_series=True,
+                             redeal=True, sits_out=out)
+    engine = list(replay_session([header, first, second]))
+
+    sid, verdicts, _ = record_all(scorer_client, [header, first], allow_credit=True)
+    session = scorer_client.get(f"/api/v1/clubs/oak/sessions/{sid}/").json()
+    assert session["next"] == {"number": 2, "dealer": "cat", "pool": verdict1["next"]["pool"],
+                               "first_of_series": True, "sits_out": out}
+    response = scorer_client.post(f"/api/v1/clubs/oak/sessions/{sid}/deals/", {"number": 2, "record": second},
+                                  format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["record"]["redeal"] is True and response.json()["record"]["sits_out"] == out
+    assert [verdicts[0], response.json()["verdict"]] == [{k: v for k, v in e.items() if k != "number"} for e in engine]

@@ -23,6 +23,7 @@ def test_retried_deal_returns_first_answer_and_stores_once(oak_session, post_dea
     assert again.status_code == 201
     assert again.json() == first.json()
     assert again["Idempotent-Replayed"] == "true"
+    assert again["Location"] == first["Location"]
     assert Deal.objects.count() == 1 and DealRevision.objects.count() == 1
     assert LedgerEntry.objects.count() == entries
 
