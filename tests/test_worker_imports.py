@@ -78,14 +78,15 @@ class Worker:
 
 
 @pytest.fixture
-def start_worker(transactional_db, tmp_path) -> Iterator[Callable[..., Worker]]:
+def start_worker(transactional_db, tmp_path, settings) -> Iterator[Callable[..., Worker]]:
     from loo_ledger.celery import app
 
     app.control.purge()  # leftovers of an earlier run on this broker db
+    settings.MEDIA_ROOT = tmp_path / "media"  # the worker's LOO_VAR_DIR below: one media dir
     workers: list[Worker] = []
 
     def start(**env: str) -> Worker:
-        workers.append(Worker(tmp_path, env))
+        workers.append(Worker(tmp_path, {"LOO_VAR_DIR": str(tmp_path), **env}))
         return workers[-1]
 
     yield start
@@ -134,6 +135,14 @@ def test_import_on_a_real_worker(start_worker, club, scorer_client):
     assert job.attempts == 1
     assert_hand_session_stored(job)
     assert scorer_client.get(f"/api/v1/clubs/oak/imports/{job_id}").json()["progress"] == "53/53"
+
+    # the PDF is rendered by the worker: 202 until it is there
+    assert scorer_client.post(f"/api/v1/clubs/oak/sessions/{job.session_id}/close").status_code == 200
+    pdf = f"/api/v1/clubs/oak/sessions/{job.session_id}/report?format=pdf"
+    first = scorer_client.get(pdf)
+    assert first.status_code == 202 and first["Retry-After"]
+    wait_for("the PDF", lambda: scorer_client.get(pdf).status_code == 200)
+    assert b"".join(scorer_client.get(pdf).streaming_content).startswith(b"%PDF")
 
 
 def test_worker_killed_mid_import_stores_nothing_and_retry_works(start_worker, club, scorer_client, tmp_path):

@@ -19,7 +19,7 @@ from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
-from games.reports.pdf import pdf_path
+from games.reports.pdf import pdf_path, pdf_requested
 from games.reports.render import CSV_TABLES, report_csv
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
@@ -112,7 +112,8 @@ class SessionReportView(DownloadView):
             if render_pdf.app.conf.task_always_eager:
                 render_pdf.apply(args=[session.pk]).get()
             else:
-                render_pdf.delay(session.pk)
+                if pdf_requested(report):
+                    render_pdf.delay(session.pk)
                 _answer_in_json(self.request)
                 return Response({"status": "rendering", "detail": "The PDF is being rendered; "
                                  "GET this URL again shortly."}, status=202,

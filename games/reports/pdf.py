@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -20,6 +21,17 @@ def pdf_path(report: SessionReport) -> Path:
     return Path(settings.MEDIA_ROOT) / "reports" / f"session-{report.session_id}-{report_fingerprint(report)}.pdf"
 
 
+def pdf_requested(report: SessionReport, within_seconds: int = 300) -> bool:
+    """Mark this report's PDF as queued; False if it was already queued recently (so polling
+    clients do not queue the same rendering again and again)."""
+    marker = pdf_path(report).with_suffix(".queued")
+    if marker.exists() and time.time() - marker.stat().st_mtime < within_seconds:
+        return False
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.touch()
+    return True
+
+
 def pdf_write(report: SessionReport) -> Path:
     """Render the PDF unless this exact report already has one; written atomically."""
     path = pdf_path(report)
@@ -28,4 +40,5 @@ def pdf_write(report: SessionReport) -> Path:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(report_pdf(report))
         tmp.replace(path)
+    path.with_suffix(".queued").unlink(missing_ok=True)
     return path
