@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from games.models import ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import session_next
+from games.services.sessions import MAX_CHIPS, MAX_MONEY
 
 from .schema import RecordField, RulesField, VerdictField
 
@@ -61,10 +62,11 @@ class SessionCreateSerializer(serializers.Serializer):
     rules = RulesField(help_text='A preset plus house options, e.g. {"preset": "three-card", "loo": "unlimited"}.')
     banker = serializers.CharField(max_length=32, required=False, allow_null=True, default=None,
                                    help_text="A member's name; null or 'club' for the club.")
-    chip_value = serializers.IntegerField(min_value=1, default=1, help_text="Smallest currency units per chip.")
+    chip_value = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, default=1,
+                                          help_text="Smallest currency units per chip.")
     currency = serializers.CharField(max_length=3, default="GBP")
     allow_credit = serializers.BooleanField(default=False)
-    buy_ins = serializers.DictField(child=serializers.IntegerField(min_value=1), required=False,
+    buy_ins = serializers.DictField(child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False,
                                     help_text="Seat -> chips bought at the start (paid on the spot).")
 
 
@@ -115,7 +117,8 @@ class DealDetailSerializer(DealSerializer):
 
 
 class DealCreateSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, help_text="The deal's number: must be the session's next.")
+    number = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS,
+                                      help_text="The deal's number: must be the session's next.")
     record = RecordField()
 
 
@@ -144,9 +147,9 @@ class CorrectionSerializer(serializers.Serializer):
 
 class PurchaseSerializer(serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
-    money = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+    money = serializers.IntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
                                      help_text="Smallest currency units; default chips x chip value.")
-    chips = serializers.IntegerField(min_value=1)
+    chips = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
 
     class Meta:
         model = ChipPurchase
@@ -188,7 +191,7 @@ class LedgerSerializer(serializers.Serializer):
 
 class ReplayRequestSerializer(serializers.Serializer):
     rules = RulesField(required=False, help_text="Defaults to the record's own 'rules'.")
-    pool = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+    pool = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
                                     help_text="Units in the pool before the antes (default: the record's, else 0).")
     first_of_series = serializers.BooleanField(required=False, allow_null=True)
     record = RecordField()

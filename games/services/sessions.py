@@ -15,6 +15,9 @@ from games.services.ledger import ledger_post, next_posting, session_lock
 from loo_ledger.problems import Problem
 
 CLUB_BANKER = "club"
+#: bounds that keep every integer inside its database column (no 500 on absurd input)
+MAX_CHIPS = 1_000_000_000
+MAX_MONEY = 10**15
 
 
 def _invalid(errors: list[dict[str, Any]]) -> Problem:
@@ -68,14 +71,14 @@ def session_create(
         banker = None
     if banker is not None and banker not in members:
         errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
-    if not isinstance(chip_value, int) or chip_value < 1:
+    if not isinstance(chip_value, int) or not 1 <= chip_value <= MAX_CHIPS:
         errors.append({"field": "chip_value", "message": "chip_value is a whole number of currency units, at least 1."})
     if not re.fullmatch(r"[A-Z]{3}", currency or ""):
         errors.append({"field": "currency", "message": "Use a three-letter ISO 4217 code such as GBP."})
     for seat, chips in (buy_ins or {}).items():
         if seat not in seats:
             errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
-        elif not isinstance(chips, int) or chips < 1:
+        elif not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
     if errors:
         raise _invalid(errors)
@@ -109,9 +112,9 @@ def purchase_record(
     errors = []
     if player not in locked.seats:
         errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
-    if not isinstance(chips, int) or isinstance(chips, bool) or chips < 1:
-        errors.append({"field": "chips", "message": "chips must be a positive whole number."})
-    if money is not None and (not isinstance(money, int) or money < 0):
+    if not isinstance(chips, int) or isinstance(chips, bool) or not 1 <= chips <= MAX_CHIPS:
+        errors.append({"field": "chips", "message": f"chips must be a whole number from 1 to {MAX_CHIPS}."})
+    if money is not None and (not isinstance(money, int) or not 0 <= money <= MAX_MONEY):
         errors.append({"field": "money", "message": "money is a whole number of the smallest currency unit, not negative."})
     if errors:
         raise _invalid(errors)

@@ -42,6 +42,8 @@ def test_purchases_listed_in_order(oak_session, viewer_client):
     ({"player": "ann", "chips": 0}, "chips"),
     ({"player": "ann", "chips": -4}, "chips"),
     ({"player": "ann", "chips": 5, "money": -1}, "money"),
+    ({"player": "ann", "chips": 10**12}, "chips"),
+    ({"player": "ann", "chips": 5, "money": 10**20}, "money"),
     ({"chips": 5}, "player"),
 ])
 def test_bad_purchase_refused(oak_session, scorer_client, payload, field):
