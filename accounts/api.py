@@ -21,11 +21,20 @@ from .tenancy import ClubScopedGenericAPIView, IsClubOwner
 
 
 class ObtainTokenView(APIView):
-    """Exchange a username and password for the user's API token (created on first use)."""
+    """POST: exchange a username and password for your API token (created on first use).
+    DELETE: revoke your token (log out every client using it); the next POST makes a new one."""
 
-    authentication_classes: list = []
-    permission_classes = [AllowAny]
     serializer_class = AuthTokenSerializer
+
+    def get_authenticators(self) -> list:
+        # Getting a token needs no credentials (a stale token header must not get in the way).
+        return [] if self._is_post() else super().get_authenticators()
+
+    def get_permissions(self) -> list:
+        return [AllowAny()] if self._is_post() else [IsAuthenticated()]
+
+    def _is_post(self) -> bool:
+        return getattr(getattr(self, "request", None), "method", None) == "POST"
 
     @extend_schema(
         request=AuthTokenSerializer,
@@ -39,6 +48,11 @@ class ObtainTokenView(APIView):
         user = serializer.validated_data["user"]
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key, "username": user.get_username()})
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke your API token", tags=["auth"])
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 @extend_schema(tags=["clubs"])

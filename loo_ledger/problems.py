@@ -485,7 +485,7 @@ def _drop_unreferenced_problem_components(result: dict[str, Any]) -> None:
     """Remove views' own Problem* serializer components that the rewrite left unused."""
     schemas = result["components"]["schemas"]
     while True:
-        text = json.dumps(result)
+        text = json.dumps(result, default=str)  # lazy translation strings included
         unused = [name for name in schemas if name.startswith("Problem") and name not in
                   ("Problem", "ProblemErrorItem") and f'"#/components/schemas/{name}"' not in text]
         if not unused:

@@ -53,6 +53,27 @@ def test_token_refused_without_fields(db):
     assert sorted(e["field"] for e in body["errors"]) == ["password", "username"]
 
 
+def test_a_stale_token_header_does_not_stop_getting_a_new_token(club):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token stale")
+    response = client.post("/api/v1/auth/token/", {"username": "sam", "password": "test-password-123"})
+    assert response.status_code == 200
+
+
+def test_revoking_the_token_logs_out_its_clients(club, scorer_client):
+    assert scorer_client.get("/api/v1/clubs/").status_code == 200
+    assert scorer_client.delete("/api/v1/auth/token/").status_code == 204
+    assert problem(scorer_client.get("/api/v1/clubs/"), 401)["code"] == "authentication-failed"
+    fresh = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": "test-password-123"})
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {fresh.json()['token']}")
+    assert client.get("/api/v1/clubs/").status_code == 200
+
+
+def test_revoking_needs_credentials(club, anon_client):
+    assert problem(anon_client.delete("/api/v1/auth/token/"), 401)["code"] == "not-authenticated"
+
+
 def test_invalid_token_is_401_with_challenge(club):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
