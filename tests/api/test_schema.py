@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -90,3 +92,27 @@ def test_docs_assets_are_served_locally_not_from_a_cdn():
     page = APIClient().get("/api/v1/docs/").content.decode()
     assert "cdn.jsdelivr.net" not in page
     assert "drf_spectacular_sidecar" in page
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}")
+def test_swagger_ui_renders_every_operation_in_a_browser(live_server, schema):
+    from playwright.sync_api import sync_playwright
+
+    expected = sum(1 for _ in operations(schema))
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page()
+            assert page.goto(f"{live_server.url}/api/v1/docs/").status == 200
+            page.wait_for_selector(".opblock", timeout=30_000)
+            paths = page.locator(".opblock .opblock-summary-path").all_inner_texts()
+            assert len(paths) == expected
+            assert any(p.replace("\u200b", "") == "/api/v1/clubs/{club}/members/" for p in paths)
+        finally:
+            browser.close()
