@@ -79,14 +79,13 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     return rec
 
 
-def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool,
-            deal: int | None = None) -> dict[str, Any]:
+def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool) -> dict[str, Any]:
     from games.rules import RecordError
 
     try:
         return engine_replay(record, session.resolved_rules, pool=pool, first_of_series=first_of_series)
     except RecordError as exc:
-        raise record_problem(exc, deal=deal) from exc
+        raise record_problem(exc) from exc
 
 
 def _revision_create(
@@ -253,7 +252,7 @@ def deal_correct(
                       code="not-found")
     target, cur = deals[0], deals[0].current
     expected = NextDeal(number, cur.dealer, cur.pool_before, cur.first_of_series,
-                        tuple(cur.record["sits_out"]) if cur.record.get("redeal") else None)
+                        tuple(cur.record.get("sits_out") or ()) if cur.record.get("redeal") else None)
     rec = session_record(locked, record, expected)
     verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
     steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
