@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, status
+from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -58,6 +58,14 @@ class SessionScopedMixin:
         if found is None:
             raise Problem(404, detail="No such session in this club.", code="not-found")
         return found
+
+    def session_and_input(self, serializer: type[serializers.Serializer], request: Request
+                          ) -> tuple[GameSession, dict[str, Any]]:
+        """The session (404 first: an outsider learns nothing from a body error), then the body."""
+        session = self.get_session()
+        data = serializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return session, dict(data.validated_data)
 
 
 @extend_schema(tags=["sessions"])
@@ -112,10 +120,8 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
                    "dealer or pool, or a player who would go below zero chips.")
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session = self.get_session()
-        data = s.DealCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        deal = deal_record(session=session, user=request.user, **data.validated_data)
+        session, data = self.session_and_input(s.DealCreateSerializer, request)
+        deal = deal_record(session=session, user=request.user, **data)
         location = reverse("deal-detail", args=[self.club.slug, session.pk, deal.number])
         return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
                         status=status.HTTP_201_CREATED, headers={"Location": location})
@@ -153,12 +159,9 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
                    "deal would become impossible; `errors` name the deal and why.")
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session = self.get_session()
-        data = s.CorrectionCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        correction = deal_correct(session=session, number=self.kwargs["number"],
-                                  user=request.user, **data.validated_data)
-        return Response(correction_data(correction, data.validated_data["reason"]),
+        session, data = self.session_and_input(s.CorrectionCreateSerializer, request)
+        correction = deal_correct(session=session, number=self.kwargs["number"], user=request.user, **data)
+        return Response(correction_data(correction, data["reason"]),
                         status=status.HTTP_201_CREATED)
 
 
@@ -186,10 +189,8 @@ class PurchaseListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGeneri
                    parameters=[IDEMPOTENCY_PARAM])
     @idempotent
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session = self.get_session()
-        data = s.PurchaseSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        purchase = purchase_record(session=session, user=request.user, **data.validated_data)
+        session, data = self.session_and_input(s.PurchaseSerializer, request)
+        purchase = purchase_record(session=session, user=request.user, **data)
         return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
 
 
