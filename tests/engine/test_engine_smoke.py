@@ -212,3 +212,31 @@ def test_final_deal_everybody_stands_without_miss_or_ante():
     assert money(v) == ({"ann": 2, "bob": 2, "cat": 2}, {}, 1, {"ann": 2, "bob": 2, "cat": 2})
     with pytest.raises(RecordError):
         replay({**record, "actions": [{"player": "ann", "action": "pass"}]})
+
+
+def test_result_only_with_trick_winners_pays_the_odd_units_to_the_early_tricks():
+    # P = 10 + 3 = 13 with remainder early-tricks: 5/4/4; bob won trick 1, ann tricks 2-3.
+    record = {"rules": {"game": "three-card", "remainder": "early-tricks"}, "pool": 10,
+              "seats": ["ann", "bob", "cat", "dan"], "dealer": "dan",
+              "actions": acts("ann stand; bob stand; cat stand; dan pass"),
+              "result": {"tricks": {"ann": 2, "bob": 1}, "winners": ["bob", "ann", "ann"]}}
+    v = replay(record)
+    assert money(v) == ({"ann": 8, "bob": 5}, {"cat": 3}, 3,
+                        {"ann": 8, "bob": 5, "cat": -3, "dan": -3})
+    bad = {**record, "result": {"tricks": {"ann": 2, "bob": 1}, "winners": ["bob", "bob", "ann"]}}
+    with pytest.raises(RecordError, match="winners"):
+        replay(bad)
+
+
+def test_pre_play_single_loo_is_part_of_the_pool_played_for():
+    # cat looks at the stock: a single loo (3) paid at once, so P = 6 + 3 + 3 = 12, a trick 4.
+    record = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bob", "cat"],
+              "dealer": "cat", "turnup": "7H",
+              "actions": [{"player": "cat", "action": "irregularity", "kind": "looked-at-stock"},
+                          *acts("ann stand; bob stand; cat pass; ann AH; bob 2H; ann 2C; bob 3C;"
+                                "bob 5S; ann 4S")]}
+    v = replay(record)
+    assert v["settlement"]["pool"] == 12 and v["settlement"]["penalties"] == {"cat": 3}
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("cat", "looked-at-stock", "single-loo")]
+    assert money(v) == ({"ann": 4, "bob": 8}, {}, 0, {"ann": 4, "bob": 8, "cat": -6})
