@@ -101,6 +101,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_trump_mode',
         '_turn',
         '_unverified',
+        '_winner',
         '_won',
         'books',
         'dealer',
@@ -451,6 +452,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._led = -1
         self._lead_card = -1
         self._best = 0
+        self._winner = -1  # who holds the best card so far
         self._civil = False
         self._civil_called = False
         self._pam_led = False
@@ -590,10 +592,12 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             es = self._es
             self._lead_card = c
             led = self._led = es[c]
-            for _, x in tc:  # cards played out of turn before the lead count from now on
+            win = s
+            for p, x in tc:  # cards played out of turn before the lead count from now on
                 if (es[x] == led or es[x] == self._trump) and self._key[x] > key:
-                    key = self._key[x]
+                    key, win = self._key[x], p
             self._best = key
+            self._winner = win
             self._pam_led = c == self._pam
             self._special = self._pam_led or (self._ace_first and self._trick_no == 1
                                               and self._trump is not None)
@@ -606,6 +610,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             es = self._es[c]
             if (es == self._led or es == self._trump) and key > self._best:
                 self._best = key
+                self._winner = s
         tc.append((s, c))
         if in_turn:
             pos = self._pos = self._pos + 1
@@ -627,19 +632,19 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._finish_trick()
 
     def _finish_trick(self) -> None:
+        win = self._winner
         if self._trump is None and self._trump_mode == "after-first-trick":
             if self.turnup is None:
                 raise self._err("turnup: the card turned after the first trick is needed",
                                 field="turnup")
-            self._set_trump(SUIT[self.turnup])
-        es, key, trump = self._es, self._key, self._trump
-        led = es[self._lead_card]
-        win, best = -1, -1
-        for p, x in self._tcards:
-            e = es[x]
-            k = key[x] if (e == led or e == trump) else 0
-            if k > best:
-                win, best = p, k
+            self._set_trump(SUIT[self.turnup])  # and it applies to this trick already played
+            es, key, trump = self._es, self._key, self._trump
+            led = es[self._lead_card]
+            best = -1
+            for p, x in self._tcards:
+                k = key[x] if (es[x] == led or es[x] == trump) else 0
+                if k > best:
+                    win, best = p, k
         self._tricks.append((self._trick_no, self._turn[0], self._tcards, win))
         self._won[win] += 1
         if self._trick_no >= self._hand_size:
@@ -667,7 +672,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         return self._probe_judge(s, c, hand)
 
     def _probe_judge(self, s: int, c: int, hand: list[int]) -> str | None:
-        saved = (self._trump, self._pam, self._es, self._key, self._best)
+        saved = (self._trump, self._pam, self._es, self._key, self._best, self._winner)
         try:
             if self._lead_card >= 0:
                 if self._trump is None and self._trump_mode == "on-first-void":
@@ -678,7 +683,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     self._set_trump(SUIT[c])
                 found = self._judge_lead(c, hand)
         finally:
-            self._trump, self._pam, self._es, self._key, self._best = saved
+            self._trump, self._pam, self._es, self._key, self._best, self._winner = saved
         return None if found is None else found[0]
 
     def _probe(self, fn: Any) -> Any:

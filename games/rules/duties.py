@@ -48,8 +48,8 @@ class Duties:
                             "turn-up card is needed", field="turnup")
         self._set_trump(SUIT[self.turnup])
         es, key = self._es, self._key
-        self._best = max((key[x] if es[x] in (led, self._trump) else 0)
-                         for _, x in self._tcards)
+        self._best, self._winner = max(((key[x] if es[x] in (led, self._trump) else 0), p)
+                                       for p, x in self._tcards)
 
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""
