@@ -30,6 +30,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.signals import got_request_exception
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -326,6 +327,9 @@ class ProblemMiddleware:
         api_exc = _as_api_exception(exception)
         if api_exc is None:
             logger.exception("Unhandled error on %s", request.path, exc_info=exception)
+            # As Django does for an uncaught exception: error trackers listen to this signal,
+            # and the test client re-raises the exception so a failing test shows the traceback.
+            got_request_exception.send(sender=type(self), request=request)
             return problem_response(request, 500)
         response = exception_handler(api_exc, {"request": None})
         assert response is not None

@@ -226,6 +226,11 @@ def test_uncaught_exception_in_plain_django_view_under_api_is_500_problem(client
     assert body["instance"] == "/api/v1/test/plain-crash/"
 
 
+def test_uncaught_exception_still_reaches_the_test_client_and_error_trackers():
+    with pytest.raises(RuntimeError, match="a bug"):
+        APIClient().get("/api/v1/test/crash/")
+
+
 def test_unknown_url_under_api_is_404_problem():
     body = problem(APIClient().get("/api/v1/no-such-thing/"), 404)
     assert body["instance"] == "/api/v1/no-such-thing/"
