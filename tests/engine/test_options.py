@@ -166,6 +166,11 @@ def refusal(options):
     ({"game": "five-card", "flush_ties": "coin-toss"}, "flush_ties"),
     ({"game": "five-card", "blaze_rank": "top"}, "blaze_rank"),
     ({"game": "irish", "simple_pool": "miss-and-trump"}, "simple_pool"),
+    ({"game": "five-card", "simple_pool": "miss-and-trump"}, "simple_pool"),
+    # poker-Loo is five-card Loo without Pam, flushes or blazes
+    ({"game": "poker-loo", "pam": "jack-of-clubs"}, "pam"),
+    ({"game": "poker-loo", "blaze": True}, "blaze"),
+    ({"game": "poker-loo", "flush_pays": "everyone-pays-holder"}, "flush_pays"),
 ])
 def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(options, named):
     err = refusal(options)
