@@ -6,6 +6,7 @@ here; ``docs/engine-api.md`` is the contract and ``docs/engine.md`` the user gui
 from .cards import format_card, parse_card
 from .deal import Deal
 from .errors import RecordError, RuleError
+from .notation import actions_from_text, actions_to_text
 from .options import PRESETS, RuleSet
 from .record import replay
 from .session import replay_session
@@ -13,15 +14,17 @@ from .settlement import end_pool_split
 from .version import ENGINE_VERSION
 
 __all__ = [
-           "ENGINE_VERSION",
-           "PRESETS",
-           "Deal",
-           "RecordError",
-           "RuleError",
-           "RuleSet",
-           "end_pool_split",
-           "format_card",
-           "parse_card",
-           "replay",
-           "replay_session",
+    "ENGINE_VERSION",
+    "PRESETS",
+    "Deal",
+    "RecordError",
+    "RuleError",
+    "RuleSet",
+    "actions_from_text",
+    "actions_to_text",
+    "end_pool_split",
+    "format_card",
+    "parse_card",
+    "replay",
+    "replay_session",
 ]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import RecordError, RuleError, record_error
+from .notation import actions_from_text, actions_to_text
 from .record import replay
 from .session import SESSION_FORMAT, replay_session
 
@@ -31,6 +32,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rp = sub.add_parser("replay", help="replay a deal record (.json) or a session (.jsonl)")
     rp.add_argument("file", help="path, or - for standard input")
     rp.add_argument("--compact", action="store_true", help="one-line JSON output")
+    tx = sub.add_parser("text", help="a record's actions in the compact table notation")
+    tx.add_argument("file", help="a deal record (.json), or - for standard input")
+    ac = sub.add_parser("actions", help="compact table notation -> JSON actions")
+    ac.add_argument("file", help="one action per line (e.g. 'ann stand', 'bob AD'), or -")
     args = parser.parse_args(argv)
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
@@ -39,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{getattr(err, 'strerror', None) or err}\n")
         return 2
     out = sys.stdout
+    if args.command != "replay":
+        return _convert(args.command, text)
     stripped = text.lstrip()
     first_line = stripped.split("\n", 1)[0]
     session = args.file.endswith(".jsonl")
@@ -62,4 +69,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         out.write(json.dumps({"errors": _errors(err)}, indent=None if session else 2) + "\n")
         return 1
     out.write(json.dumps(verdict, indent=None if args.compact else 2) + "\n")
+    return 0
+
+
+def _convert(command: str, text: str) -> int:
+    """``text``: record JSON -> compact lines; ``actions``: compact lines -> JSON actions."""
+    try:
+        if command == "text":
+            try:
+                record = json.loads(text)
+                sys.stdout.write(actions_to_text(record["actions"]))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+                raise RecordError(f"not a deal record with actions: {err}") from None
+        else:
+            sys.stdout.write(json.dumps(actions_from_text(text), indent=1) + "\n")
+    except RecordError as err:
+        sys.stdout.write(json.dumps({"errors": err.errors}, indent=2) + "\n")
+        return 1
     return 0

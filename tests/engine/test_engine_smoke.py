@@ -19,6 +19,8 @@ from games.rules import (
     RecordError,
     RuleError,
     RuleSet,
+    actions_from_text,
+    actions_to_text,
     format_card,
     parse_card,
     replay,
@@ -240,3 +242,35 @@ def test_pre_play_single_loo_is_part_of_the_pool_played_for():
     assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
         ("cat", "looked-at-stock", "single-loo")]
     assert money(v) == ({"ann": 4, "bob": 8}, {}, 0, {"ann": 4, "bob": 8, "cat": -6})
+
+
+def test_compact_notation_round_trips_with_json_and_refuses_gibberish():
+    actions = [{"player": "ann", "action": "stand"}, {"player": "bob", "action": "take-miss"},
+               {"player": "dan", "action": "defend"},
+               {"player": "ann", "action": "exchange", "discard": ["2C", "3D"],
+                "draw": ["4H", "5S"]},
+               {"player": "bob", "action": "exchange", "discard": []},
+               {"player": "cat", "action": "flush", "cards": ["2H", "5H", "7H", "9H", "KH"]},
+               {"player": "ann", "action": "play", "card": "AS", "say": "pam-be-civil"},
+               {"player": "cat", "action": "irregularity", "kind": "exposed-card", "card": "8C"}]
+    text = actions_to_text(actions)
+    assert text.splitlines()[3] == "ann exchange 2C 3D > 4H 5S"
+    assert actions_from_text(text) == actions
+    assert actions_from_text("ann stand; bob miss; ann 10h") == [
+        {"player": "ann", "action": "stand"}, {"player": "bob", "action": "take-miss"},
+        {"player": "ann", "action": "play", "card": "TH"}]
+    with pytest.raises(RecordError) as caught:
+        actions_from_text("ann dances\nbob ZZ")
+    assert len(caught.value.errors) == 2
+
+
+def test_command_line_converts_between_json_and_compact_actions(tmp_path):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps({"actions": acts("ann stand; bob pass; ann AH")}))
+    run = [sys.executable, "-m", "games.rules"]
+    text = subprocess.run([*run, "text", str(path)], capture_output=True, text=True, cwd=ROOT,
+                          check=True).stdout
+    assert text == "ann stand\nbob pass\nann AH\n"
+    back = subprocess.run([*run, "actions", "-"], input=text, capture_output=True, text=True,
+                          cwd=ROOT, check=True).stdout
+    assert json.loads(back) == acts("ann stand; bob pass; ann AH")

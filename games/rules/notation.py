@@ -1,0 +1,112 @@
+"""The compact text notation for the table: one action per line, round-tripping with JSON.
+
+    ann stand              {"player": "ann", "action": "stand"}   (pass, take-miss, defend, fold)
+    bob miss               {"player": "bob", "action": "take-miss"}   (read only; written take-miss)
+    ann AD                 {"player": "ann", "action": "play", "card": "AD"}
+    dan AS civil           ... "play", "card": "AS", "say": "pam-be-civil"
+    bob exchange 2C 3D     {"player": "bob", "action": "exchange", "discard": ["2C", "3D"]}
+    bob exchange 2C > 9H   ... "discard": ["2C"], "draw": ["9H"]   (">" alone: draw [])
+    cat flush              {"player": "cat", "action": "flush"}   ("cat flush 2H 5H ..." adds cards)
+    cat ! looked-at-miss   {"player": "cat", "action": "irregularity", "kind": "looked-at-miss"}
+    cat ! exposed-card 8C  ... "kind": "exposed-card", "card": "8C"
+
+``actions_from_text(actions_to_text(actions)) == actions`` for every action in canonical form
+(cards written ``TH``); lines may also be separated by ``;``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .cards import format_card
+from .errors import RecordError, record_error
+
+_DECLARATIONS = ("stand", "pass", "take-miss", "defend", "fold")
+
+
+def action_to_text(action: Mapping[str, Any]) -> str:
+    """One record action as a line of the compact notation."""
+    player, kind = action["player"], action["action"]
+    if kind in _DECLARATIONS and len(action) == 2:
+        return f"{player} {kind}"
+    if kind == "play" and set(action) <= {"player", "action", "card", "say"}:
+        say = action.get("say")
+        if say in (None, "pam-be-civil"):
+            return f"{player} {action['card']}" + (" civil" if say else "")
+    if kind == "exchange" and set(action) <= {"player", "action", "discard", "draw"}:
+        words = [player, "exchange", *action.get("discard", [])]
+        if "draw" in action:
+            words += [">", *action["draw"]]
+        return " ".join(words)
+    if kind == "flush" and set(action) <= {"player", "action", "cards"}:
+        return " ".join([player, "flush", *action.get("cards", [])])
+    if kind == "irregularity" and set(action) <= {"player", "action", "kind", "card"}:
+        return " ".join([player, "!", action["kind"]] + ([action["card"]] if "card" in action
+                                                          else []))
+    raise ValueError(f"no compact form for {dict(action)!r}")
+
+
+def actions_to_text(actions: Iterable[Mapping[str, Any]]) -> str:
+    """A record's actions as compact text, one per line."""
+    return "".join(action_to_text(a) + "\n" for a in actions)
+
+
+def _card(word: str, line: int) -> str:
+    try:
+        return format_card(word)
+    except ValueError:
+        raise RecordError([record_error(f"line {line}: {word!r} is not a card", card=word,
+                                        field="actions")]) from None
+
+
+def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
+    """One compact line back into a record action (RecordError if it is not one)."""
+    words = text.split()
+    if len(words) < 2:
+        raise RecordError([record_error(f"line {line}: cannot read {text.strip()!r}",
+                                        field="actions")])
+    player, verb, rest = words[0], words[1], words[2:]
+    if verb == "miss":
+        verb = "take-miss"
+    if verb in _DECLARATIONS and not rest:
+        return {"player": player, "action": verb}
+    if verb == "exchange":
+        discard, arrow, draw = " ".join(rest).partition(">")
+        out: dict[str, Any] = {"player": player, "action": "exchange",
+                               "discard": [_card(w, line) for w in discard.split()]}
+        if arrow:
+            out["draw"] = [_card(w, line) for w in draw.split()]
+        return out
+    if verb == "flush":
+        out = {"player": player, "action": "flush"}
+        if rest:
+            out["cards"] = [_card(w, line) for w in rest]
+        return out
+    if verb == "!" and 1 <= len(rest) <= 2:
+        out = {"player": player, "action": "irregularity", "kind": rest[0]}
+        if len(rest) == 2:
+            out["card"] = _card(rest[1], line)
+        return out
+    if rest in ([], ["civil"]) and re.fullmatch(r"\S{2,3}", verb):
+        out = {"player": player, "action": "play", "card": _card(verb, line)}
+        if rest:
+            out["say"] = "pam-be-civil"
+        return out
+    raise RecordError([record_error(f"line {line}: cannot read {text.strip()!r}",
+                                    player=player, field="actions")])
+
+
+def actions_from_text(text: str) -> list[dict[str, Any]]:
+    """Compact text (lines or ``;``-separated) into record actions; every bad line reported."""
+    actions, errors = [], []
+    for number, line in enumerate(re.split(r"[;\n]", text), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            actions.append(action_from_text(line, number))
+        except RecordError as err:
+            errors.extend(err.errors)
+    if errors:
+        raise RecordError(errors)
+    return actions
