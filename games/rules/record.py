@@ -23,7 +23,7 @@ _MISS_ACTIONS = ("take-miss", "defend")
 def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None = None, *,
            pool: int | None = None, first_of_series: bool | None = None) -> dict:
     """The verdict of one deal record (deal-record.md); RecordError with every error found."""
-    if not isinstance(record, Mapping):
+    if type(record) is not dict and not isinstance(record, Mapping):
         raise RecordError("record: a deal record is a JSON object")
     r = rules_from(rules if rules is not None else record.get("rules"))
     errors: list[dict] = []
