@@ -286,3 +286,37 @@ def test_a_pre_play_irregularity_costs_a_single_loo_into_this_pool(table, pool, 
     assert settlement["pool"] == before["pool"] + rules.single_loo
     assert verdict["tricks"] == dealt.verdict["tricks"]
     assert_conserves(verdict, seats)
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def _respell(card: str, how: int) -> str:
+    """Another spelling the record format accepts: `10` for T, lower case, suit symbols."""
+    rank, suit = card[0], card[1]
+    rank = "10" if rank == "T" and how & 1 else rank
+    suit = SUIT_SYMBOLS[suit] if how & 2 else suit
+    return (rank + suit).lower() if how & 4 else rank + suit
+
+
+def _respelled(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, str) and len(value) == 2 and value[1] in SUIT_SYMBOLS \
+            and value[0] in "23456789TJQKA":
+        return _respell(value, rng.randrange(8))
+    if isinstance(value, list):
+        return [_respelled(v, rng) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k in ("player", "action", "format", "dealer") else _respelled(v, rng)
+                for k, v in value.items()}
+    return value
+
+
+@given(tables(), st.integers(0, 2**32))
+def test_cards_spelled_any_accepted_way_give_the_same_verdict(table, seed):
+    rules, seats, dealer, rng = table
+    record = play_random_deal(rules, seats, dealer, pool=6, rng=rng, with_hands=True).record
+    verdict = replay(record, rules)
+    assert replay(_respelled(record, random.Random(seed)), rules) == verdict
+    bare = {k: v for k, v in record.items() if k not in ("hands", "miss")}
+    if not any(a["action"] == "flush" for a in record["actions"]):
+        assert replay(bare, rules) == verdict  # hands given or inferred: one verdict
