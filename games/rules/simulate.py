@@ -4,10 +4,16 @@ A real deck is shuffled and dealt as the game deals it (hands, miss, turn-up, st
 deal is then driven through `Deal`, choosing uniformly among `legal_actions()` until it is
 over, so "legal" has the engine's one definition. The output is a deal record of
 `deal-record.md` that `replay` accepts with status `valid`. Standard library only.
+
+Command line (demo data; JSON Lines a session import and `python -m games.rules replay` read):
+    python -m games.rules.simulate --preset five-card --seats ann,bob,cat,dan,eve --deals 20 --seed 1
 """
 from __future__ import annotations
 
+import argparse
+import json
 import random
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -176,3 +182,31 @@ def random_session(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], n_d
     first_dealer = first_dealer or seats[0]
     header = session_header(rules, seats, first_dealer)
     return [header] + [d.record for d in session_deals(rules, seats, n_deals, rng, first_dealer)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print a random session as JSON Lines: the header, then one deal record per line."""
+    parser = argparse.ArgumentParser(prog="python -m games.rules.simulate",
+                                     description="Print a random legal Loo session (JSON Lines).")
+    parser.add_argument("--preset", default="three-card")
+    parser.add_argument("--rules", default="{}", help="house options as JSON, over the preset")
+    parser.add_argument("--seats", default="ann,bob,cat,dan,eve")
+    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--first-dealer", default=None)
+    args = parser.parse_args(argv)
+    seats = args.seats.split(",")
+    try:
+        rules = rules_from({"preset": args.preset, **json.loads(args.rules)})
+        rules.check_seats(seats)
+    except ValueError as err:  # RuleError, or --rules that is not JSON
+        print(f"simulate: {err}", file=sys.stderr)
+        return 2
+    for line in random_session(rules, seats, args.deals, random.Random(args.seed),
+                               args.first_dealer):
+        sys.stdout.write(json.dumps(line) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

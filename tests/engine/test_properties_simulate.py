@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import Counter
 
@@ -111,3 +112,25 @@ def test_poker_loo_sessions_start_a_new_series_after_the_pot_is_taken():
     for earlier, later in itertools.pairwise(deals):
         assert later.first_of_series == (earlier.verdict["next"]["pool"] == 0)
         assert later.pool == earlier.verdict["next"]["pool"]
+
+
+def test_the_command_line_prints_a_session_that_replays(capsys):
+    from games.rules.simulate import main
+
+    assert main(["--preset", "five-card", "--seats", "ann,bob,cat,dan", "--deals", "6",
+                 "--seed", "3", "--rules", '{"blaze": true}']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7
+    header = json.loads(lines[0])
+    assert header["seats"] == ["ann", "bob", "cat", "dan"] and header["rules"]["blaze"] is True
+    assert [v["status"] for v in replay_session(lines)] == ["valid"] * 6
+
+
+def test_the_command_line_refuses_a_table_the_game_cannot_seat(capsys):
+    from games.rules.simulate import main
+
+    assert main(["--preset", "five-card", "--seats", "ann,bob,cat"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "seats: five-card Loo is played by 4 to 7 players, not 3" in out.err
+    assert main(["--rules", '{"loo": "sometimes"}']) == 2
+    assert "loo:" in capsys.readouterr().err
