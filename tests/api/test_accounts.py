@@ -315,3 +315,15 @@ def test_admin_pages_for_clubs_and_members(club, client, django_user_model):
 def test_admin_refuses_non_staff(club, client):
     client.login(username="olga", password="test-password-123")
     assert client.get("/admin/accounts/club/").status_code == 302
+
+
+# --- tenancy helpers --------------------------------------------------------------------------
+
+
+def test_club_queryset_filters_by_club_and_never_returns_all_without_one(club, other_club):
+    from accounts.tenancy import club_queryset
+
+    assert sorted(club_queryset(Member.objects.all(), other_club).values_list("name", flat=True)) == [
+        "ann", "bob", "otto"]
+    assert not club_queryset(Member.objects.all(), None).exists()
+    assert club_queryset(Club.objects.all(), club, path="members__club").distinct().get() == club
