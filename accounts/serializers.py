@@ -88,6 +88,11 @@ class MemberSerializer(serializers.ModelSerializer):
                 )
         return user
 
+    def create(self, validated_data: dict[str, Any]) -> Member:
+        if not validated_data.get("display_name"):
+            validated_data["display_name"] = validated_data["name"].title()
+        return super().create(validated_data)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if self.instance is not None and self.instance.role == Role.OWNER:
             demoted = attrs.get("role", Role.OWNER) != Role.OWNER

@@ -219,7 +219,8 @@ def test_owner_adds_a_scorer_with_login(club, other_club, owner_client):
                                  {"name": "otto", "role": "scorer", "user": "otto"}, format="json")
     assert response.status_code == 201, response.content
     # otto, owner of elm, can now read oak as its scorer
-    assert Member.objects.get(club=club, name="otto").user.username == "otto"
+    otto = Member.objects.get(club=club, name="otto")
+    assert (otto.user.username, otto.display_name) == ("otto", "Otto")  # display name defaults
 
 
 def test_adding_a_member_with_a_taken_name_is_refused(club, owner_client):
