@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from games.rules import PRESETS, Deal, RecordError, RuleError, RuleSet, replay, replay_session
 from games.rules.simulate import play_random_deal, random_session, session_deals
 
-NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
 #: house rules beyond the presets that change who may do what (each a loo-rules.md option)
 HOUSE_RULES: list[dict[str, Any]] = [
     {"game": "three-card", "flush": "three-trumps"},
@@ -52,7 +52,7 @@ RULE_NAMES_OF_CONTRACT = {
     "revoke", "failed-to-head", "failed-to-trump", "failed-to-overtrump", "failed-to-lead-trump",
     "failed-to-lead-trump-ace", "failed-to-lead-highest-trump", "played-out-of-turn",
     "pam-not-civil", "failed-to-play-trump-to-pam", "failed-to-play-trump-ace"}
-SEAT_RANGE = {"three-card": (3, 7), "irish": (3, 7), "five-card": (4, 7), "poker-loo": (3, 7)}
+SEAT_RANGE = {"three-card": (2, 9), "irish": (2, 9), "five-card": (4, 7), "poker-loo": (2, 8)}
 
 
 def _seated(rules: RuleSet, count: int) -> list[str]:
