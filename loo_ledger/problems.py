@@ -386,8 +386,10 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "status": {"type": "integer", "example": 400},
         "detail": {"type": "string", "example": "2 errors."},
         "instance": {"type": "string", "nullable": True, "example": "/api/v1/clubs/oak/members/"},
-        "code": {"type": "string", "enum": sorted(PROBLEM_TYPES), "example": "validation-error",
-                 "description": "Stable code of the problem type (services may add their own)."},
+        "code": {"type": "string", "example": "validation-error",
+                 "description": "Stable code of the problem type: "
+                                + ", ".join(f"`{c}`" for c in sorted(PROBLEM_TYPES))
+                                + ", or one a service adds (e.g. `deal-number-conflict`)."},
         "errors": {"type": "array", "items": {"$ref": "#/components/schemas/ProblemErrorItem"}},
     },
     "required": ["type", "title", "status", "detail", "instance", "code"],
