@@ -16,7 +16,17 @@ import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
-from games.rules import PRESETS, Deal, RecordError, RuleError, RuleSet, replay, replay_session
+from games.rules import (
+    PRESETS,
+    Deal,
+    RecordError,
+    RuleError,
+    RuleSet,
+    actions_from_text,
+    actions_to_text,
+    replay,
+    replay_session,
+)
 from games.rules.simulate import play_random_deal, random_session, session_deals
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
@@ -112,6 +122,17 @@ def test_record_round_trips_through_json(table, with_hands):
     assert again == dealt.record
     assert json.dumps(again) == text
     assert replay(again, rules.to_options()) == replay(dealt.record, rules)
+
+
+@given(tables(), st.sampled_from([0, 6]))
+def test_actions_round_trip_through_the_table_notation(table, pool):
+    """deal-record.md: the compact notation must round-trip with the JSON exactly."""
+    rules, seats, dealer, rng = table
+    record = play_random_deal(rules, seats, dealer, pool=pool, rng=rng).record
+    text = actions_to_text(record["actions"])
+    assert len(text.splitlines()) == len(record["actions"])
+    assert actions_from_text(text) == record["actions"]
+    assert actions_from_text(text.replace("\n", "; ")) == record["actions"]
 
 
 def _state_before(rules: RuleSet, record: dict, upto: int) -> Deal:
