@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from loo_ledger.home import home_page
 from loo_ledger.problems import problem_type_view
 
 urlpatterns = [
@@ -15,4 +16,5 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("problems/<slug:code>", problem_type_view, name="problem-type"),
     path("", include("games.web_urls")),
+    path("", home_page, name="home"),
 ]
