@@ -405,14 +405,16 @@ CLUB_PARAMETER_DESCRIPTION = (
 def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any]) -> list[int]:
     """Which refusals any operation like this one can answer (see accounts.tenancy)."""
     statuses: list[int] = []
-    query = [p for p in operation.get("parameters", []) if p.get("in") == "query" and p["name"] != "page"]
-    if "requestBody" in operation or query:
+    query = [p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"]
+    if "requestBody" in operation or set(query) - {"page"} or method in _UNSAFE:
         statuses.append(400)
     if {} not in operation.get("security", [{}]):
         statuses.append(401)
     if "{club}" in path and method in _UNSAFE:
         statuses.append(403)
-    if "{" in path:
+    if "requestBody" in operation:
+        statuses.append(415)
+    if "{" in path or "page" in query:  # a page past the end is a 404
         statuses.append(404)
     return statuses
 

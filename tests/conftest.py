@@ -121,3 +121,25 @@ player_client = _client_fixture("player", "ann, player of club oak (with a login
 viewer_client = _client_fixture("viewer", "vic, viewer of club oak.")
 outsider_client = _client_fixture("outsider", "otto: owner of club elm, a stranger to club oak.")
 anon_client = _client_fixture("anon", "No credentials at all.")
+
+
+@pytest.fixture
+def world(club, other_club, member_for):
+    """A session of oak with two recorded deals, and an import job of oak."""
+    import datetime as dt
+    import random
+
+    from games.imports.models import ImportJob
+    from games.rules.simulate import random_session
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = ["ann", "bob", "cat", "dan"]
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=seats, first_dealer="ann",
+                             rules={"preset": "three-card"}, allow_credit=True,
+                             user=member_for("owner").user)
+    _, *records = random_session({"preset": "three-card"}, seats, 2, random.Random(7), first_dealer="ann")
+    for number, record in enumerate(records, start=1):
+        deal_record(session=session, number=number, record=record, user=member_for("scorer").user)
+    job = ImportJob.objects.create(club=club, source="", status=ImportJob.Status.FAILED, detail="test")
+    return {"session_id": session.pk, "number": 1, "job_id": job.pk}
