@@ -336,12 +336,15 @@ def test_the_marks_are_visible_to_elm_itself(elm_world, outsider_client):
     deals = outsider_client.get(f"/api/v1/clubs/elm/sessions/{elm_world.pk}/deals/").content.decode()
     imports = outsider_client.get("/api/v1/clubs/elm/imports/").content.decode()
     assert "elm-secret" in sessions and "zelda" in deals and "elm-secret" in imports
+    home = logged_in("otto").get("/").content.decode().lower()
+    assert "elm card club" in home
 
 
 # --- server-rendered pages (session login) follow the same rules -------------------------------
 
 NOT_PAGES = ("api/", "admin/", "api-auth/", "problems/", "static/")
 WEB_PAGES: dict[str, str] = {
+    "": PUBLIC,  # the landing page: a member's own clubs and sessions once logged in
     "clubs/<slug:club>/sessions/<int:session_id>/report/": READ,
     "clubs/<slug:club>/results/": READ,
 }
@@ -371,3 +374,17 @@ def test_web_page_tenancy(route, world, client):
     assert logged_in("otto").get(url).status_code == 404
     assert logged_in("otto").get(url_for(route, world, club="nope")).status_code == 404
     assert logged_in("vic").get(url).status_code == 200
+
+
+@pytest.mark.parametrize("route", sorted(r for r, lv in WEB_PAGES.items() if lv == PUBLIC))
+def test_public_web_page_loads_for_anyone(route, world, client):
+    assert client.get(url_for(route, world)).status_code == 200
+
+
+@pytest.mark.parametrize("route", sorted(WEB_PAGES))
+def test_web_pages_show_nothing_of_another_club(route, world, elm_world):
+    response = logged_in("vic").get(url_for(route, world))
+    assert response.status_code == 200
+    text = response.content.decode().lower()
+    assert not [mark for mark in ELM_MARKS if mark in text]
+    assert "elm card club" not in text
