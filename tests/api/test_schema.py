@@ -145,11 +145,24 @@ if schemathesis is not None:
         "GET /api/v1/clubs/{club}/sessions/{session_id}/closings",
     }
 
+    @pytest.fixture
+    def keep_test_connection():
+        """A raw WSGI call would close the test's database connection at the end of each request
+        (PostgreSQL then loses the test transaction); Django's test client avoids it the same way."""
+        from django.core.signals import request_finished, request_started
+        from django.db import close_old_connections
+
+        request_started.disconnect(close_old_connections)
+        request_finished.disconnect(close_old_connections)
+        yield
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
     @conformance_schema.parametrize()
     @settings(max_examples=10, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                      HealthCheck.filter_too_much])
-    def test_every_operation_answers_as_documented(case, world, member_for):
+    def test_every_operation_answers_as_documented(case, world, member_for, keep_test_connection):
         """Status codes, media types and bodies (incl. every Problem) match the schema; no 500."""
         from rest_framework.authtoken.models import Token
 
