@@ -26,7 +26,7 @@ stamp=.venv/.setup-stamp
 want=$(cat pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "==> installing loo-ledger and its dependencies into .venv"
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
     log=$(mktemp)
     if ! .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[dev]" >"$log" 2>&1; then
         grep -v "is ignored: it is neither" "$log" >&2; rm -f "$log"; exit 1
