@@ -30,8 +30,8 @@ from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.signals import got_request_exception
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.signals import got_request_exception
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.html import escape
