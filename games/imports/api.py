@@ -97,7 +97,7 @@ class ImportListView(ClubScopedAPIView):
         return Response(body, status=202, headers={"Location": body["url"]})
 
     @extend_schema(operation_id="clubs_imports_list",
-                   responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
+                   responses={200: {"type": "array", "items": {"type": "object"}}, **problems(401, 404)})
     def get(self, request: Request, club: str) -> Response:
         jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:100]
         return Response([job_json(request, j) for j in jobs])

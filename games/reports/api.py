@@ -212,7 +212,7 @@ class SessionClosingsView(ClubScopedAPIView):
 
     permission_classes = [CanRead]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
+    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}, **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:
         from games.imports.models import SessionClosing
 
