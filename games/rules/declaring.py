@@ -79,10 +79,12 @@ class Declaring:
 
     def _push_declaration(self, action: Mapping[str, Any], kind: str) -> None:
         s = self._seat(action)
-        if (s == self._to_act and self._mode == "sequential" and not self._three
-                and self.phase == DECLARE and (kind == "stand" or kind == "pass")
-                and s not in self._forced_pass):
-            self._decl[s] = kind  # five-card: a plain stand or pass in turn
+        if (s == self._to_act and self._mode == "sequential"
+                and (not self._three or s != self._d) and self.phase == DECLARE
+                and (kind == "stand" or kind == "pass") and s not in self._forced_pass):
+            # a plain stand or pass in turn, which declaration_options always allows here (at
+            # three-card and Irish only the dealer's options depend on the others)
+            self._decl[s] = kind
             self._next_declarer()
             return
         name = self.seats[s]
