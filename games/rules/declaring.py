@@ -22,7 +22,7 @@ class Declaring:
             i = order[k]
             if decl[i] is None:
                 self._decl_cursor = k
-                if self._mode == "sequential" and self._declaration_closes(i):
+                if i == self._d and self._mode == "sequential" and self._declaration_closes(i):
                     return
                 self._to_act = i
                 return
