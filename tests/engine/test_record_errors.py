@@ -13,7 +13,7 @@ from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 FIVE = {"game": "five-card"}
 THREE = {"game": "three-card"}
 SEATS = "ann bob cat dan"
-EXAMPLES = pathlib.Path("/work/shared/examples")
+EXAMPLES = pathlib.Path(__file__).parent / "examples"  # copies of ../shared/examples (test_roundtrip keeps them equal)
 # EXCHANGE_DEAL action indices: 0-3 declarations, 4-6 exchanges, 7-21 plays
 # (7 ann AH, 8 bob QH, 9 cat 2H, 10 ann KH, 11 bob 8C, ..., 19 bob 9C, 20 cat 5C, 21 ann 4C).
 
