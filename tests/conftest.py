@@ -143,3 +143,36 @@ def world(club, other_club, member_for):
         deal_record(session=session, number=number, record=record, user=member_for("scorer").user)
     job = ImportJob.objects.create(club=club, source="", status=ImportJob.Status.FAILED, detail="test")
     return {"session_id": session.pk, "number": 1, "job_id": job.pk}
+
+
+# --- the ledger invariant, checked after every test of the suite that wrote ------------------
+
+@pytest.fixture(autouse=True)
+def ledger_invariant(request: pytest.FixtureRequest):
+    """After every test that touched the database: every session's ledger passes ledger_check.
+
+    A test that breaks the ledger on purpose requests ``ledger_may_break``.
+    """
+    names = set(request.fixturenames)
+    if "transactional_db" in names or "live_server" in names:
+        request.getfixturevalue("transactional_db")
+    elif "db" in names:
+        request.getfixturevalue("db")
+    else:
+        yield
+        return
+    yield
+    from django.db import connection
+
+    if "ledger_may_break" in names or connection.needs_rollback:
+        return  # a test that broke its own transaction on purpose wrote nothing
+    from games.models import GameSession
+    from games.services.ledger import ledger_check
+
+    for session in GameSession.objects.all():
+        assert ledger_check(session) == [], f"session {session.pk} ledger broken"
+
+
+@pytest.fixture
+def ledger_may_break() -> None:
+    """Marks a test that breaks a ledger on purpose (skips the invariant check)."""

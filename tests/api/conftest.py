@@ -64,37 +64,6 @@ def problem(response: Any, status: int) -> dict[str, Any]:
     return body
 
 
-@pytest.fixture(autouse=True)
-def ledger_invariant(request: pytest.FixtureRequest):
-    """After every test that touched the database: every session's ledger passes ledger_check.
-
-    A test that breaks the ledger on purpose requests ``ledger_may_break``.
-    """
-    names = set(request.fixturenames)
-    if "transactional_db" in names:
-        request.getfixturevalue("transactional_db")
-    elif "db" in names:
-        request.getfixturevalue("db")
-    else:
-        yield
-        return
-    yield
-    from django.db import connection
-
-    if "ledger_may_break" in names or connection.needs_rollback:
-        return  # a test that broke its own transaction on purpose wrote nothing
-    from games.models import GameSession
-    from games.services.ledger import ledger_check
-
-    for session in GameSession.objects.all():
-        assert ledger_check(session) == [], f"session {session.pk} ledger broken"
-
-
-@pytest.fixture
-def ledger_may_break() -> None:
-    """Marks a test that breaks a ledger on purpose (skips the invariant check)."""
-
-
 @pytest.fixture
 def make_session(club) -> Callable[..., Any]:
     """make_session(**overrides) -> GameSession of club oak at TABLE, cat dealing first,

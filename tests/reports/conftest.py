@@ -60,18 +60,3 @@ def hand_session(club, member_for):
 
 def url(session, what: str) -> str:
     return f"/api/v1/clubs/{session.club.slug}/sessions/{session.pk}/{what}"
-
-
-@pytest.fixture(autouse=True)
-def ledgers_stay_exact(request: pytest.FixtureRequest):
-    """After every test that touched the database: every session's ledger passes ledger_check."""
-    names = set(request.fixturenames)
-    if not names & {"db", "transactional_db", "live_server"}:
-        yield
-        return
-    yield
-    from games.models import GameSession
-    from games.services.ledger import ledger_check
-
-    for session in GameSession.objects.all():
-        assert ledger_check(session) == [], f"session {session.pk}"
