@@ -242,3 +242,31 @@ class IdempotencyKey(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "user", "key"], name="idempotency_unique_key"),
         ]
+
+
+class SessionClosing(models.Model):
+    """A close or a reopen of a session: who, when, why, and the postings it made."""
+
+    class Action(models.TextChoices):
+        CLOSE = "close", "Closed"
+        REOPEN = "reopen", "Reopened"
+
+    session = models.ForeignKey("games.GameSession", on_delete=models.PROTECT, related_name="closings")
+    action = models.CharField(max_length=6, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(blank=True)
+    end_pool_mode = models.CharField(max_length=12, blank=True)
+    end_pool = models.IntegerField(default=0, help_text="Units in the pool before the closing.")
+    end_pool_shares = models.JSONField(default=dict, blank=True)
+    returned = models.JSONField(default=dict, blank=True, help_text="Chips bought back, per seat.")
+    warnings = models.JSONField(default=list, blank=True)
+    postings = models.JSONField(default=list, blank=True, help_text="Ledger postings made.")
+
+    class Meta:
+        ordering = ["session", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} of session {self.session_id} at {self.at:%Y-%m-%d %H:%M}"

@@ -16,13 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
+from games.api.schema import problems
+from games.api.views import IDEMPOTENCY_PARAM
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
 from games.reports.pdf import pdf_path, pdf_requested
 from games.reports.render import CSV_TABLES, report_csv
-from games.api.schema import problems
-from games.api.views import IDEMPOTENCY_PARAM
 from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
 
@@ -214,7 +214,7 @@ class SessionClosingsView(ClubScopedAPIView):
 
     @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}, **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:
-        from games.imports.models import SessionClosing
+        from games.models import SessionClosing
 
         session = _locked_session(self, session_id)
         rows = SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")

@@ -19,7 +19,7 @@ def banker_name(session: GameSession) -> str:
 
 def session_facts(session: GameSession) -> SessionFacts:
     """Everything the report needs about one session, in one pass over its rows."""
-    from games.imports.models import SessionClosing
+    from games.models import SessionClosing
 
     deals = list(
         Deal.objects.filter(session=session, current__isnull=False)

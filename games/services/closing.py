@@ -23,8 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.imports.models import SessionClosing
-from games.models import BANK, POOL, Deal, GameSession, LedgerEntry
+from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
 from games.settlement import eldest_after, split_pool
 from loo_ledger.problems import Problem

@@ -190,7 +190,7 @@ def test_closed_session_refuses_writes(closed_session, scorer_client):
 
 
 def test_reopen_owner_only_logged_and_reversed(closed_session, scorer_client, owner_client):
-    from games.imports.models import SessionClosing
+    from games.models import SessionClosing
     from games.services.ledger import ledger_balances, ledger_check
 
     assert scorer_client.post(url(closed_session, "reopen"), {"reason": "x"}).status_code == 403
