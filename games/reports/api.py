@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import date
 
 from django.http import FileResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
@@ -17,7 +16,7 @@ from rest_framework.response import Response
 
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
 from games.api.schema import problems
-from games.api.views import IDEMPOTENCY_PARAM
+from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
@@ -73,7 +72,7 @@ def parse_day(value: str | None, field: str) -> date | None:
                       code="validation-error") from None
 
 
-class SessionReportView(DownloadView):
+class SessionReportView(SessionScopedMixin, DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
@@ -86,8 +85,7 @@ class SessionReportView(DownloadView):
         responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404)},
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
-        session = get_object_or_404(GameSession.objects.select_related("club"),
-                                    pk=session_id, club=self.club)
+        session = self.get_session()
         report = session_report(session)
         fmt = request.accepted_renderer.format
         if fmt == "csv":
@@ -149,11 +147,7 @@ class ClubResultsView(DownloadView):
         })
 
 
-def _locked_session(view: ClubScopedAPIView, session_id: int) -> GameSession:
-    return get_object_or_404(GameSession.objects.select_related("club"), pk=session_id, club=view.club)
-
-
-class SessionCloseView(ClubScopedAPIView):
+class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     """POST: apply the end-pool rule, buy back every chip and freeze the session (scorer, owner).
 
     Answers the settlement: end-pool share-out, chips returned, results in money, the fewest
@@ -168,7 +162,7 @@ class SessionCloseView(ClubScopedAPIView):
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_close
 
-        session = _locked_session(self, session_id)
+        session = self.get_session()
         reason = str((request.data or {}).get("reason", "")) if isinstance(request.data, dict) else ""
         done = session_close(session=session, user=request.user, reason=reason)
         report = session_report(session)
@@ -187,7 +181,7 @@ class SessionCloseView(ClubScopedAPIView):
         })
 
 
-class SessionReopenView(ClubScopedAPIView):
+class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
     """POST {"reason": "..."}: reopen a closed session (owner only); the closing's postings are
     reversed and the reopen is logged with who, when and why."""
 
@@ -199,7 +193,7 @@ class SessionReopenView(ClubScopedAPIView):
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_reopen
 
-        session = _locked_session(self, session_id)
+        session = self.get_session()
         reason = str(request.data.get("reason", "")) if isinstance(request.data, dict) else ""
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
@@ -207,7 +201,7 @@ class SessionReopenView(ClubScopedAPIView):
                          "reason": log.reason, "reversing_postings": log.postings})
 
 
-class SessionClosingsView(ClubScopedAPIView):
+class SessionClosingsView(SessionScopedMixin, ClubScopedAPIView):
     """GET the session's close/reopen log."""
 
     permission_classes = [CanRead]
@@ -216,7 +210,7 @@ class SessionClosingsView(ClubScopedAPIView):
     def get(self, request: Request, club: str, session_id: int) -> Response:
         from games.models import SessionClosing
 
-        session = _locked_session(self, session_id)
+        session = self.get_session()
         rows = SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")
         return Response([{
             "action": r.action, "at": r.at, "by": r.by.get_username() if r.by else None,
