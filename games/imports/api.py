@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.tenancy import CanRecord, ClubScopedAPIView
-from games.imports.models import ImportJob
-from games.imports.tasks import publish
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
+from games.imports.models import ImportJob
+from games.imports.tasks import publish
 from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
 
