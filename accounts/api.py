@@ -5,13 +5,14 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from .models import Club, Member
@@ -33,13 +34,24 @@ class ObtainTokenView(APIView):
     def get_permissions(self) -> list:
         return [AllowAny()] if self._is_post() else [IsAuthenticated()]
 
+    throttle_scope = "login"
+
+    def get_throttles(self) -> list:
+        # password guessing: a client address gets LOO_LOGIN_RATE tries (429 with Retry-After)
+        return [ScopedRateThrottle()] if self._is_post() else []
+
     def _is_post(self) -> bool:
         return getattr(getattr(self, "request", None), "method", None) == "POST"
 
     @extend_schema(
         request=AuthTokenSerializer,
-        responses={200: TokenSerializer},
+        responses={
+            200: TokenSerializer,
+            429: OpenApiResponse(description="Too many tries from this address; retry after "
+                                             "`Retry-After` seconds."),
+        },
         summary="Get an API token",
+        description="Rate-limited per client address (`LOO_LOGIN_RATE`, default 10/min).",
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:

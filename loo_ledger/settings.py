@@ -113,6 +113,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "loo_ledger.problems.exception_handler",
+    # POST /api/v1/auth/token/ (username + password) is rate-limited per client address
+    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
+    # proxies in front of the service (1 behind nginx/Caddy): the client address is then read
+    # from X-Forwarded-For; 0 trusts no such header
+    "NUM_PROXIES": int(os.environ.get("LOO_NUM_PROXIES", "0")),
+}
+
+# Rate-limit counters (and any other cache use): Redis when CACHE_URL is set, so that every
+# web worker counts together; otherwise in-process memory.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
 
 SPECTACULAR_SETTINGS = {

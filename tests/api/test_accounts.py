@@ -60,6 +60,40 @@ def test_a_stale_token_header_does_not_stop_getting_a_new_token(club):
     assert response.status_code == 200
 
 
+def _login(password: str, address: str = "203.0.113.7", **headers: str):
+    return APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": password},
+                            format="json", REMOTE_ADDR=address, **headers)
+
+
+def test_password_guessing_is_rate_limited_per_address(club, settings):
+    # LOO_LOGIN_RATE: 10 tries a minute from one address, right or wrong, then 429
+    statuses = [_login(f"guess-{i}").status_code for i in range(10)]
+    assert statuses == [400] * 10
+    refused = _login("test-password-123")  # even the right password: the address must wait
+    body = problem(refused, 429)
+    assert body["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+    # another address is counted on its own
+    assert _login("test-password-123", address="198.51.100.9").status_code == 200
+
+
+def test_rate_limit_ignores_a_forged_forwarded_for_unless_behind_a_proxy(club, settings):
+    for i in range(10):
+        _login(f"guess-{i}", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
+    # with no proxy configured (LOO_NUM_PROXIES=0) a new X-Forwarded-For does not reset the count
+    assert _login("x", HTTP_X_FORWARDED_FOR="192.0.2.200").status_code == 429
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    # behind one proxy the client is the address the proxy appended: counted on its own
+    assert _login("test-password-123", HTTP_X_FORWARDED_FOR="192.0.2.200").status_code == 200
+
+
+def test_token_revocation_and_api_calls_are_not_login_limited(club, scorer_client):
+    for i in range(10):
+        _login(f"guess-{i}", address="127.0.0.1")
+    assert scorer_client.get("/api/v1/clubs/").status_code == 200
+    assert scorer_client.delete("/api/v1/auth/token/").status_code == 204
+
+
 def test_revoking_the_token_logs_out_its_clients(club, scorer_client):
     assert scorer_client.get("/api/v1/clubs/").status_code == 200
     assert scorer_client.delete("/api/v1/auth/token/").status_code == 204
