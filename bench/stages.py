@@ -2,8 +2,8 @@
 
 usage (from the repository root):
     .venv/bin/python bench/stages.py                  # 3,000 mix + 1,000 reference deals
-    .venv/bin/python bench/stages.py --deals 600 --stage 4 --workload reference   # one run for
-        # an instruction count: valgrind --tool=callgrind ... (see docs/benchmarks.md)
+    .venv/bin/python bench/stages.py --deals 300 --instructions   # instructions per stage
+        # (valgrind; deterministic, so it shows a change of a few per cent; ~5 minutes)
 
 ``replay`` does, in order: ``json.loads``; read each hand back from the plays
 (``record._infer_hands``); set up the ``Deal``; push the declarations, the exchanges, the plays;
@@ -16,6 +16,9 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -28,13 +31,34 @@ sys.path.insert(0, str(ROOT / "bench"))
 from engine import Item, mix_items, reference_items
 from floor import floor_deal
 
-from games.rules import record
+from games.rules import RuleSet, record
 from games.rules.deal import Deal
 from games.rules.phases import EXCHANGE
 
 STAGES = ("json.loads", "hands read back", "Deal set-up", "declarations", "exchanges", "plays",
           "verdict")
 _DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})
+
+
+def cached_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
+    """The mix (every 9th of 9 x ``deals``, so that a short run spans every preset: the mix is
+    sorted by preset) and ``deals // 3`` reference deals, generated once into var/bench/ so
+    that later runs (under valgrind, or after an engine change) judge the very same texts."""
+    cache = ROOT / "var" / "bench" / f"stages-{seed}-{deals}.jsonl"
+    if not cache.exists():
+        generated = {"mix": mix_items(deals * 9, seed)[::9],
+                     "reference": reference_items(max(deals // 3, 1), seed + 1)}
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_text("".join(
+            json.dumps([name, i.preset, i.text, i.rules.to_options(), i.pool, i.first_of_series,
+                        i.plays, i.floor_flags]) + "\n"
+            for name, items in generated.items() for i in items))
+    out: dict[str, list[Item]] = {"mix": [], "reference": []}
+    for line in cache.read_text().splitlines():
+        name, preset, text, options, pool, first, plays, flags = json.loads(line)
+        out[name].append(Item(preset, text, RuleSet.from_options(options), pool, first, plays,
+                              tuple(flags)))
+    return out["mix"], out["reference"]
 
 
 def run_to(stage: int, item: Item) -> None:
@@ -94,6 +118,33 @@ def report(title: str, items: list[Item], repeat: int) -> None:
           f"{(floor - json_only) / n * 1e6:.1f})")
 
 
+def count_instructions(deals: int, seed: int) -> int:
+    """Instructions per deal in each stage: one valgrind run per stage, differences per deal.
+
+    Instruction counts do not move with the machine's load (CPU times do, by 10-30% here), so a
+    change of a few per cent shows; PYTHONHASHSEED is fixed so every run hashes alike."""
+    mix, reference = cached_items(deals, seed)
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+
+    def collected(stage: int, workload: str) -> int:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             __file__, "--deals", str(deals), "--seed", str(seed), "--stage", str(stage),
+             "--workload", workload], env=env, capture_output=True, text=True, check=True)
+        return int(re.search(r"Collected : (\d+)", done.stderr).group(1))
+
+    for workload, items in (("mix", mix), ("reference", reference)):
+        print(f"{workload}: {len(items):,} deals, instructions per deal")
+        previous = collected(-1, workload)
+        start = previous
+        for k, name in enumerate(STAGES):
+            now = collected(k, workload)
+            print(f"  {name:<18}{(now - previous) // len(items):>10,}", flush=True)
+            previous = now
+        print(f"  {'engine in all':<18}{(previous - start) // len(items):>10,}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=3_000, help="mix deals (reference: a third)")
@@ -103,10 +154,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="replay once up to this stage and exit (-1: load only), for "
                              "counting instructions under valgrind")
     parser.add_argument("--workload", choices=("mix", "reference"), default="mix")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per stage under valgrind (deterministic, slow)")
     args = parser.parse_args(argv)
-    # every k-th deal, so that a short run still spans every preset (the mix is sorted by preset)
-    mix = mix_items(args.deals * 9, args.seed)[::9]
-    reference = reference_items(max(args.deals // 3, 1), args.seed + 1)
+    if args.instructions:
+        return count_instructions(args.deals, args.seed)
+    mix, reference = cached_items(args.deals, args.seed)
     gc.collect()
     gc.freeze()
     if args.stage is not None:
