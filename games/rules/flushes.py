@@ -15,7 +15,8 @@ from .options import RuleSet
 from .phases import EXCHANGE, FLUSH, OVER
 
 
-def names(cards: Sequence[int]) -> str:
+def spelled(cards: Sequence[int]) -> str:
+    """Cards as the table reads them in a message: ``2S 5S 8S``."""
     return " ".join(NAME[c] for c in cards)
 
 
@@ -72,13 +73,12 @@ class ShowingFlushes:
             raise self._err(f"{name}: flushes are not played under these rules", player=name)
         if self._tcards or self._tricks:
             raise self._err(f"{name}: a flush is shown before the play", player=name)
-        if not redeal and self.phase not in (FLUSH, OVER) and not (
-                self.phase == EXCHANGE and s in self._standers):
+        if not redeal and self.phase not in (FLUSH, EXCHANGE, OVER):
             raise self._err(f"{name}: flushes are shown after the declarations", player=name)
-        if self.phase == EXCHANGE:
-            self._close_exchange()
         if not redeal and s not in self._standers:
             raise self._err(f"{name} is not standing and cannot show a flush", player=name)
+        if self.phase == EXCHANGE:
+            self._close_exchange()
         if any(f[0] == s for f in self._flushes):
             raise self._err(f"{name} has already shown a flush", player=name)
         hand = self._hands[s]
@@ -88,8 +88,8 @@ class ShowingFlushes:
             if errors:
                 raise RecordError(errors)
             if hand is not None and sorted(shown) != sorted(hand):
-                raise self._err(f"{name} shows {' '.join(names(shown))} but holds "
-                                f"{' '.join(names(hand))}", player=name)
+                raise self._err(f"{name} shows {spelled(shown)} but holds {spelled(hand)}",
+                                player=name)
             hand = shown
         if hand is None:
             raise self._err(f"{name} shows a flush: the hand must be given to check it",
@@ -99,7 +99,7 @@ class ShowingFlushes:
                             field="turnup")
         cls = flush_class(r, hand, self._trump, self._pam)
         if cls is None:
-            raise self._err(f"{name} shows {' '.join(names(hand))}, which is not a flush",
+            raise self._err(f"{name} shows {spelled(hand)}, which is not a flush",
                             player=name)
         self._flushes.append((s, list(hand), cls))
         if redeal:

@@ -153,7 +153,8 @@ def test_showing_a_hand_that_is_no_flush_is_a_record_error(rules, hand):
     rec = record(SEATS, "dan", rules=rules, pool=10, turnup="3H", hands={"ann": hand},
                  actions="ann stand; bob stand; cat pass; dan pass; ann flush")
     errors = record_errors(rec)
-    assert any(e["index"] == 4 and e["player"] == "ann" for e in errors), errors
+    assert (errors[0]["index"], errors[0]["player"]) == (4, "ann"), errors
+    assert errors[0]["message"] == f"ann shows {' '.join(hand)}, which is not a flush"
 
 
 def test_the_dealer_completes_a_trump_flush_with_the_turnup():
@@ -173,3 +174,55 @@ def test_everyone_pays_holder_includes_a_beaten_flush():
                     actions="ann stand; bob stand; cat pass; dan pass; ann flush; bob flush"))
     assert v["settlement"]["deltas"] == {"ann": -5, "bob": 30, "cat": -5, "dan": -10}
     assert v["settlement"]["pool_after"] == 0
+
+
+DECLARED = "ann stand; bob stand; cat pass; dan pass"
+
+
+@pytest.mark.parametrize(("rules", "hands", "actions", "index", "player", "says"), [
+    ({**FIVE, "flush": "none"}, {"ann": PLAIN_SPADES}, DECLARED + "; ann flush", 4, "ann",
+     "ann: flushes are not played under these rules"),
+    (FIVE, {"ann": PLAIN_SPADES}, "ann stand; ann flush", 1, "ann",
+     "ann: flushes are shown after the declarations"),
+    (FIVE, {"ann": PLAIN_SPADES, "cat": FIVE_TRUMPS}, DECLARED + "; cat flush", 4, "cat",
+     "cat is not standing and cannot show a flush"),
+    (FIVE, {"ann": PLAIN_SPADES}, DECLARED + "; ann flush; ann flush", 5, "ann",
+     "ann has already shown a flush"),
+    (FIVE, {}, DECLARED + "; ann flush", 4, "ann",
+     "ann shows a flush: the hand must be given to check it"),
+])
+def test_a_flush_shown_when_it_cannot_be_is_a_record_error(rules, hands, actions, index,
+                                                           player, says):
+    rec = record(SEATS, "dan", rules=rules, pool=10, turnup="3H", hands=hands, actions=actions)
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (index, player,
+                                                                                says), errors
+
+
+def test_a_flush_after_the_first_card_is_played_is_a_record_error():
+    # nobody shows a flush at the table; ann leads 2S, then bob claims one: too late
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H",
+                 hands={"ann": PLAIN_SPADES, "bob": ["3S", "4S", "6S", "7S", "9S"]},
+                 actions=DECLARED + "; ann 2S; bob flush")
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["player"]) == (5, "bob"), errors
+    assert errors[0]["message"] == "bob: a flush is shown before the play"
+
+
+def test_the_cards_shown_must_be_the_hand_held():
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands={"ann": PLAIN_SPADES},
+                 actions=DECLARED + "; ann flush")
+    rec["actions"][4]["cards"] = ["2S", "5S", "8S", "TS", "AS"]
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["player"]) == (4, "ann"), errors
+    assert errors[0]["message"] == "ann shows 2S 5S 8S TS AS but holds 2S 5S 8S TS KS"
+
+
+def test_cards_shown_with_the_flush_stand_for_a_hand_the_record_does_not_give():
+    # no hands in the record: ann's flush is judged on the cards she shows. P = 15 to ann,
+    # bob stood without a flush: looed 5 -> pool 5 (dan antes 5, pool 10 before).
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H",
+                 actions=DECLARED + "; ann flush")
+    rec["actions"][4]["cards"] = PLAIN_SPADES
+    got = replayed(rec["actions"], FIVE, seats=SEATS, dealer="dan", pool=10, turnup="3H")
+    assert got == no_play({"ann": 15}, {"bob": 5}, 5, {"ann": 15, "bob": -5, "dan": -5})
