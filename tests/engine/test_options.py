@@ -171,10 +171,36 @@ def refusal(options):
     ({"game": "poker-loo", "pam": "jack-of-clubs"}, "pam"),
     ({"game": "poker-loo", "blaze": True}, "blaze"),
     ({"game": "poker-loo", "flush_pays": "everyone-pays-holder"}, "flush_pays"),
+    # impossible combinations
+    ({"loo": "mixed"}, "loo_cap"),                                  # mixed loo needs its cap
+    ({"loo": "mixed", "loo_cap": 0}, "loo_cap"),
+    ({"game": "three-card", "flush": "five-card"}, "flush"),
+    ({"game": "five-card", "flush": "three-trumps"}, "flush"),
+    ({"game": "five-card", "flush": "three-trumps-redeal"}, "flush"),
+    ({"game": "irish", "trump_turned": "on-first-void", "club_law": True}, "club_law"),
+    ({"ante": {"dealer": 5, "every": 1}}, "ante"),                  # an unknown ante key
+    ({"ante": "five"}, "ante"),
 ])
 def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(options, named):
     err = refusal(options)
     assert named in str(err) and any(named in e for e in err.errors), err.errors
+
+
+def test_an_ante_given_as_a_number_is_the_dealers():
+    rules = RuleSet.from_options({"game": "three-card", "ante": 6})
+    assert rules.ante == (6, 0) and rules.to_options()["ante"] == {"dealer": 6, "each": 0}
+
+
+def test_a_preset_with_another_game_named_is_that_games_defaults():
+    # "three-card-mixed" tweaks three-card Loo (mixed loo, cap 30); naming five-card drops them
+    assert RuleSet.from_options({"preset": "three-card-mixed", "game": "five-card"}) == \
+        RuleSet.from_options({"game": "five-card"})
+
+
+def test_a_player_seated_twice_is_refused():
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options({"game": "three-card"}).check_seats(["ann", "bob", "ann"])
+    assert caught.value.errors == ["seats: a player is seated twice"]
 
 
 def test_every_bad_option_is_reported_at_once():
