@@ -160,3 +160,21 @@ def test_a_player_who_passed_cannot_play():
     rec = five_card()
     rec["actions"].insert(10, {"player": "dan", "action": "play", "card": "AS"})
     assert named(record_errors(rec), 10, "dan", "AS")
+
+
+def test_an_irregularity_of_no_known_kind():
+    rec = five_card()
+    rec["actions"].insert(0, {"player": "ann", "action": "irregularity", "kind": "sneezed"})
+    errors = record_errors(rec)
+    assert named(errors, 0, "ann"), errors
+    assert errors[0]["field"] == "kind" and "unknown irregularity kind 'sneezed'" in \
+        errors[0]["message"]
+
+
+def test_a_misdeal_is_seen_before_the_play():
+    # the misdeal is noted after ann's first card (action 8): too late, the deal stands
+    rec = five_card()
+    rec["actions"].insert(8, {"player": "bob", "action": "irregularity", "kind": "misdeal"})
+    errors = record_errors(rec)
+    assert named(errors, 8, "bob"), errors
+    assert errors[0]["message"] == "misdeal: a misdeal is seen before the play"

@@ -161,3 +161,22 @@ def test_unlimited_loo_in_a_simple_pool_with_antes_each():
     # P = 15, trick 5: cat 10, ann 5; bob and dan each match the pool: 15 + 15 = 30 next
     assert_settled(v, pool=15, payouts={"cat": 10, "ann": 5}, loos={"bob": 15, "dan": 15},
                    pool_after=30, deltas={"ann": 2, "bob": -18, "cat": 7, "dan": -21})
+
+
+def test_miss_and_trump_declarations_may_be_left_out_when_nobody_takes_the_miss():
+    # eldest may stand or take the miss, the others must stand: a record that goes straight to
+    # the play (RETRO's cards; the miss 2S 3S 5S lies unused; 8S turned at once) is judged as
+    # if everybody had written "stand".
+    # T1 ann 9H, bob KH, cat 4S (void in hearts: must trump, does), dan AH -> cat (trump)
+    # T2 cat JD, dan 6D, ann 2D, bob 7D -> cat; T3 cat 3C, dan TC, ann QC, bob 5C -> ann
+    def replayed(actions):
+        return play(record(SEATS, "dan", turnup="8S", pool=0, miss=["2S", "3S", "5S"],
+                           rules=MISS_AND_TRUMP, actions=actions))
+
+    silent = replayed(RETRO)
+    assert silent == replayed("ann stand; bob stand; cat stand; dan stand\n" + RETRO)
+    assert silent["status"] == "valid" and silent["standers"] == ["ann", "bob", "cat", "dan"]
+    assert winners(silent) == ["cat", "cat", "ann"]
+    # P = 3 (dan's ante): cat 1 + 1, ann 1; bob and dan won nothing: looed 3 each -> pool 6
+    assert_settled(silent, payouts={"ann": 1, "cat": 2}, loos={"bob": 3, "dan": 3},
+                   pool_after=6, deltas={"ann": 1, "bob": -3, "cat": 2, "dan": -6})
