@@ -48,7 +48,8 @@ class Exchanging:
             if errors:
                 raise RecordError(errors)
             if len(set(discard)) != len(discard):
-                raise self._err(f"{name} discards a card twice", player=name)
+                twice = next(c for c in discard if discard.count(c) > 1)
+                raise self._err(f"{name} discards {NAME[twice]} twice", player=name, card=twice)
         else:
             discard, draw = parsed
         takes = self._dealer_must_take_turnup(s)

@@ -178,3 +178,60 @@ def test_a_misdeal_is_seen_before_the_play():
     errors = record_errors(rec)
     assert named(errors, 8, "bob"), errors
     assert errors[0]["message"] == "misdeal: a misdeal is seen before the play"
+
+
+def _exchange(rec, index):
+    """The exchange action at ``index`` of a five_card() record, to be spoiled by a test."""
+    action = rec["actions"][index]
+    assert action["action"] == "exchange"
+    return action
+
+
+@pytest.mark.parametrize(("spoil", "index", "player", "message"), [
+    # ann's exchange (action 4): discard 2C 3D, draw KH 4C
+    (lambda a: a.update(discard=["2C", "2C"], draw=["KH", "4C"]), 4, "ann",
+     "ann discards 2C twice"),
+    (lambda a: a.update(discard=["2C", "ZZ"]), 4, "ann", "discard: 'ZZ' is not a card"),
+    (lambda a: a.update(draw=["KH"]), 4, "ann", "ann draws 1 cards for 2 discarded"),
+])
+def test_exchanges_that_cannot_be(spoil, index, player, message):
+    rec = five_card()
+    spoil(_exchange(rec, index))
+    errors = record_errors(rec)
+    assert named(errors, index, player), errors
+    assert any(e["message"] == message for e in errors), errors
+
+
+def test_an_exchange_out_of_turn_skips_those_who_kept_their_cards():
+    # bob keeps his cards; the record may leave his empty exchange out: cat exchanges next
+    rec = five_card()
+    del rec["actions"][5]
+    assert replay(rec)["tricks"] == replay(five_card())["tricks"]
+
+
+def test_a_player_who_already_declared_cannot_declare_again():
+    rec = record(SEATS, "dan", rules=THREE, pool=6, turnup="7D",
+                 actions="ann stand; ann pass")
+    errors = record_errors(rec)
+    assert named(errors, 1, "ann"), errors
+    assert "ann has already declared (stand)" in errors[0]["message"]
+
+
+def test_poker_loo_declarations_are_stand_or_pass():
+    rec = record(SEATS, "dan", rules={"game": "poker-loo"}, number=2, turnup="7D",
+                 actions="ann miss")
+    errors = record_errors(rec)
+    assert named(errors, 0, "ann"), errors
+    assert errors[0]["message"] == "ann: take-miss is not a poker-Loo declaration"
+
+
+def test_the_deal_itself_refuses_a_discard_named_twice():
+    from games.rules import Deal
+
+    deal = Deal(FIVE, ["ann", "bob", "cat", "dan"], "dan", pool=18, turnup="9H")
+    for player, kind in (("ann", "stand"), ("bob", "stand"), ("cat", "stand"), ("dan", "pass")):
+        deal.push({"player": player, "action": kind})
+    with pytest.raises(RecordError) as caught:
+        deal.push({"player": "ann", "action": "exchange", "discard": ["2C", "2C"]})
+    assert caught.value.errors[0]["message"] == "ann discards 2C twice"
+    assert caught.value.errors[0]["card"] == "2C"
