@@ -274,3 +274,51 @@ def test_command_line_converts_between_json_and_compact_actions(tmp_path):
     back = subprocess.run([*run, "actions", "-"], input=text, capture_output=True, text=True,
                           cwd=ROOT, check=True).stdout
     assert json.loads(back) == acts("ann stand; bob pass; ann AH")
+
+
+RESULT_TABLE = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bob", "cat", "dan"],
+                "dealer": "dan", "actions": acts("ann stand; bob stand; cat pass; dan pass")}
+
+
+@pytest.mark.parametrize(("result", "says"), [
+    ({"tricks": {"ann": 2, "zed": 1}}, "result: 'zed' is not a seat"),
+    ({"tricks": {"ann": 2, "bob": "one"}}, "result: 'one' is not a trick count"),
+    ({"tricks": {"ann": 2, "bob": True}}, "result: True is not a trick count"),
+    ({"tricks": {"ann": 2, "bob": 2}}, "result: the trick counts add up to 4, not 3"),
+    ({"tricks": {"ann": 2, "cat": 1}}, "result: cat did not play"),
+    ({"winners": ["ann"]}, 'result: needs {"tricks": {player: count}}'),
+])
+def test_a_result_that_cannot_be_is_a_record_error(result, says):
+    with pytest.raises(RecordError) as caught:
+        replay({**RESULT_TABLE, "result": result})
+    assert [e["message"] for e in caught.value.errors] == [says]
+
+
+def test_a_result_only_record_has_no_plays():
+    record = {**RESULT_TABLE, "actions": RESULT_TABLE["actions"] + acts("ann AS"),
+              "result": {"tricks": {"ann": 2, "bob": 1}}}
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert caught.value.errors[0]["index"] == 4
+    assert caught.value.errors[0]["message"] == "a result-only record has no plays"
+
+
+def test_a_result_with_nobody_declared_takes_the_standers_from_the_counts():
+    # no declarations recorded: those with tricks stood; cat and dan are taken to have passed.
+    # P = 6 + 3 (dan's ante, double pool) = 9: ann 2 tricks = 6, bob 1 = 3; nobody looed.
+    v = replay({**RESULT_TABLE, "actions": [], "result": {"tricks": {"ann": 2, "bob": 1}}})
+    assert v["status"] == "unverified" and v["standers"] == ["ann", "bob"]
+    assert money(v) == ({"ann": 6, "bob": 3}, {}, 0, {"ann": 6, "bob": 3, "dan": -3})
+
+
+def test_a_deal_that_ended_before_the_play_has_no_tricks_in_its_result():
+    # everybody passes to the dealer, who takes the pool without play
+    record = {**RESULT_TABLE, "actions": acts("ann pass; bob pass; cat pass"),
+              "result": {"tricks": {"dan": 3}}}
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert caught.value.errors[0]["message"] == "result: no tricks are played in this deal"
+    # an empty result is accepted; with no play to take on trust the deal is fully checked
+    v = replay({**record, "result": {"tricks": {}}})
+    assert v["ended"] == "dealer-takes" and v["status"] == "valid"
+    assert money(v) == ({"dan": 9}, {}, 0, {"dan": 6})  # P = 6 + his ante 3
