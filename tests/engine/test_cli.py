@@ -170,3 +170,43 @@ def test_session_deal_whose_pool_disagrees_with_the_ledger_is_a_record_error(tmp
     assert done.returncode == 1
     errors = json.loads(done.stdout.splitlines()[-1])["errors"]
     assert any("pool" in (e.get("field") or "") + e["message"] for e in errors), errors
+
+
+def _session_errors(lines):
+    from games.rules import RecordError
+
+    with pytest.raises(RecordError) as caught:
+        list(replay_session(lines))
+    return caught.value.errors
+
+
+@pytest.mark.parametrize(("spoil", "says"), [
+    (lambda lines: ["{not json"] + lines[1:], "line 1: not JSON"),
+    (lambda lines: ["[1, 2]"] + lines[1:], "line 1: not a JSON object"),
+    (lambda lines: lines[1:], "line 1: a session file starts with a loo-session/1 header"),
+    (lambda lines: [json.dumps({**json.loads(lines[0]), "seats": []})] + lines[1:],
+     "seats: the session header lists the players"),
+    (lambda lines: [json.dumps({**json.loads(lines[0]), "pool": -5})] + lines[1:],
+     "pool: -5 is not a number of units"),
+    (lambda lines: lines[:2] + [json.dumps({**json.loads(lines[2]), "seats": SEATS[:3]})],
+     "seats: deal 2 seats ['ann', 'bob', 'cat'], session has ['ann', 'bob', 'cat', 'dan']"),
+    (lambda lines: session_lines(second_dealer="cat"),
+     "dealer: deal 2 is dealt by cat, expected ann"),
+])
+def test_a_session_file_that_cannot_be_is_refused_by_line_or_deal(spoil, says):
+    errors = _session_errors(spoil(session_lines()))
+    assert errors[0]["message"].startswith(says), errors
+
+
+def test_a_record_error_in_a_session_names_its_deal():
+    lines = session_lines()
+    second = json.loads(lines[2])
+    second["actions"][0]["player"] = "zed"
+    errors = _session_errors(lines[:2] + [json.dumps(second)])
+    assert errors[0]["deal"] == 2 and errors[0]["index"] == 0, errors
+
+
+def test_blank_lines_in_a_session_file_are_skipped():
+    lines = session_lines()
+    assert list(replay_session([lines[0], "", lines[1], "   ", lines[2]])) == \
+        list(replay_session(lines))
