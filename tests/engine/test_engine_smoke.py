@@ -124,10 +124,15 @@ def test_result_only_record_is_settled_but_unverified():
     assert money(v) == ({"ann": 6, "bob": 3}, {}, 0, {"ann": 6, "bob": 3, "dan": -3})
 
 
-def test_deal_state_machine_names_legal_plays_and_the_rule_a_card_breaks():
-    deal = Deal({"game": "three-card"}, ["ann", "bob", "cat"], "cat", pool=3, turnup="7H",
+def _three_card_deal() -> Deal:
+    """Hearts trumps; ann AH 2C 3C, bob 4D 5D 6D, cat (dealer) KH QS JS; a double pool."""
+    return Deal({"game": "three-card"}, ["ann", "bob", "cat"], "cat", pool=3, turnup="7H",
                 hands={"ann": ["AH", "2C", "3C"], "bob": ["4D", "5D", "6D"],
                        "cat": ["KH", "QS", "JS"]}, miss=["8D", "9D", "TD"])
+
+
+def test_deal_state_machine_names_legal_plays_and_the_rule_a_card_breaks():
+    deal = _three_card_deal()
     assert deal.phase == "declare" and deal.to_act == "ann"
     assert {a["action"] for a in deal.legal_actions()} == {"stand", "pass", "take-miss"}
     for action in acts("ann stand; bob pass; cat stand"):
@@ -136,6 +141,59 @@ def test_deal_state_machine_names_legal_plays_and_the_rule_a_card_breaks():
     assert deal.play_violation("ann", "2C") == "failed-to-lead-trump"
     deal.push({"player": "ann", "action": "play", "card": "AH"})
     assert deal.legal_plays("cat") == ["KH"] and deal.play_violation("cat", "QS") == "revoke"
+
+
+def test_the_state_machine_says_what_the_table_sees():
+    deal = _three_card_deal()
+    assert (deal.trumps, deal.standers, deal.hand("bob")) == ("H", [], ["4D", "5D", "6D"])
+    with pytest.raises(RecordError, match="ann cannot play now"):
+        deal.play_violation("ann", "AH")  # still declaring
+    with pytest.raises(RecordError, match="the record stops during the declarations "
+                                          r"\(ann to declare\)"):
+        deal.finish()
+    for action in acts("ann stand; bob pass; cat stand"):
+        deal.push(action)
+    assert deal.standers == ["ann", "cat"] and not deal.over
+    # cat is not to play: nothing is legal for him yet, and his card would be out of turn
+    assert deal.legal_plays("cat") == [] and deal.play_violation("cat", "KH") == \
+        "played-out-of-turn"
+    with pytest.raises(RecordError, match="ann cannot hold 4D: it is in bob's hand"):
+        deal.play_violation("ann", "4D")
+    with pytest.raises(RecordError, match=r"the record stops in trick 1 of 3 \(ann to play\)"):
+        deal.finish()
+    for action in acts("ann AH; cat KH"):  # T1 to ann
+        deal.push(action)
+    with pytest.raises(RecordError, match="ann cannot hold AH: ann played it to trick 1"):
+        deal.push({"player": "ann", "action": "play", "card": "AH"})
+    deal.push({"player": "ann", "action": "play", "card": "2C"})
+    assert deal.hand("ann") == ["3C"]
+    with pytest.raises(RecordError, match="cat cannot hold 2C: ann played it to this trick"):
+        deal.push({"player": "cat", "action": "play", "card": "2C"})
+    with pytest.raises(RecordError, match="cat cannot hold 7H: it is the turn-up card"):
+        deal.push({"player": "cat", "action": "play", "card": "7H"})
+    with pytest.raises(RecordError, match="bob is not playing this deal"):
+        deal.push({"player": "bob", "action": "play", "card": "4D"})
+    for action in acts("cat QS; ann 3C; cat JS"):  # cat has no club: T2 and T3 to ann
+        deal.push(action)
+    assert deal.over and deal.verdict()["tricks_won"] == {"ann": 3, "cat": 0}
+    with pytest.raises(RecordError, match="play: the deal is already over"):
+        deal.push({"player": "ann", "action": "play", "card": "3C"})
+    with pytest.raises(RecordError, match="stand: the deal is already over"):
+        deal.push({"player": "ann", "action": "stand"})
+
+
+@pytest.mark.parametrize(("pool", "says"), [
+    (3, "turnup: the turn-up card is needed to know trumps"),          # double pool
+    (0, "turnup: the card turned after the first trick is needed"),    # simple pool
+])
+def test_a_three_card_record_without_its_turnup_cannot_be_judged(pool, says):
+    record = {"rules": {"game": "three-card"}, "pool": pool, "seats": ["ann", "bob", "cat"],
+              "dealer": "cat",
+              "actions": acts("ann stand; bob stand; cat stand" if pool else "")
+              + acts("ann AH; bob 4D; cat KH; ann 2C; bob 5D; cat QS; ann 3C; bob 6D; cat JS")}
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert says in [e["message"] for e in caught.value.errors], caught.value.errors
 
 
 def test_refusals_name_what_is_wrong():
