@@ -58,14 +58,28 @@ def test_single_loo_option():
                    deltas={"ann": 6, "bob": 3, "cat": -5, "dan": -3})
 
 
-def test_looked_at_hand_before_declaring_full_loo_and_throws_up():
-    v = play(deal("ann stand; bob miss; cat ! looked-at-hand; cat pass; dan pass",
-                  "ann AD; bob KD", "ann 9H; bob 3H", "ann 4C; bob 8C"))
+@pytest.mark.parametrize("declarations", [
+    "ann stand; bob miss; cat ! looked-at-hand; cat pass; dan pass",
+    "ann stand; bob miss; cat ! looked-at-hand; dan pass",   # the forced pass left out
+])
+def test_looked_at_hand_before_declaring_full_loo_and_throws_up(declarations):
+    v = play(deal(declarations, "ann AD; bob KD", "ann 9H; bob 3H", "ann 4C; bob 8C"))
     assert v["standers"] == ["ann", "bob"] and winners(v) == ["ann", "ann", "bob"]
     assert violations(v) == [("cat", "looked-at-hand", None, None, "full-loo")]
     # P = 9: ann 6, bob 3; cat's full loo (3) goes to the next pool like every full loo
     assert_settled(v, pool=9, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, pool_after=3,
                    deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+
+
+def test_a_dealer_who_looked_at_a_hand_is_thrown_up_when_the_play_begins():
+    # dan looks before his turn; the record goes straight to the play: dan passed perforce.
+    v = play(deal("ann stand; bob miss; cat pass; dan ! looked-at-hand",
+                  "ann AD; bob KD", "ann 9H; bob 3H", "ann 4C; bob 8C"))
+    assert v["standers"] == ["ann", "bob"] and winners(v) == ["ann", "ann", "bob"]
+    assert violations(v) == [("dan", "looked-at-hand", None, None, "full-loo")]
+    # P = 6 + dan's ante 3 = 9: ann 6, bob 3; dan's full loo (3) to the next pool; cat passed
+    assert_settled(v, pool=9, payouts={"ann": 6, "bob": 3}, loos={"dan": 3}, pool_after=3,
+                   deltas={"ann": 6, "bob": 3, "dan": -6})
 
 
 def test_looked_at_hand_when_committed_plays_on_and_forfeits_winnings():
