@@ -158,6 +158,20 @@ def test_a_discard_cannot_be_drawn_while_the_stock_lasts():
                for e in errors), errors
 
 
+def test_once_the_stock_is_out_only_a_discard_can_be_drawn():
+    # dan's second card (after AS, the last of the stock) must come from the discards: JD is
+    # in nobody's discard (action 10, card JD); he plays it at trick 3 instead of 2S.
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D",
+                 actions=STOCK_DEAL.replace("AC KC > AS 2S", "AC KC > AS JD")
+                 .replace("dan 2S", "dan JD"))
+    errors = record_errors(rec)
+    # the first error is the draw; what follows from it (dan's plays from a hand he cannot
+    # have) is reported too, nothing before it
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["card"], errors[0]["message"]) \
+        == (10, "dan", "JD", "dan draws JD after the stock ran out; it is not among the discards")
+    assert all(e["index"] > 10 for e in errors[1:]), errors
+
+
 def test_nobody_exchanges_twice_or_more_than_five():
     again = EXCHANGE_DEAL.replace("bob exchange\n", "bob exchange\n ann exchange 5D > JD\n")
     twice = record(SEATS, "dan", rules=FIVE, pool=18, turnup="9H", actions=again)
