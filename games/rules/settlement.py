@@ -52,19 +52,22 @@ class Books:
         """
         if pool is None:
             pool = self.pool
-        pool_after = pool - sum(self.payouts.values()) + sum(self.loos.values())
-        deltas = dict.fromkeys(self.seats, 0)
-        for book, sign in ((self.payouts, 1), (self.transfers, 1), (self.antes, -1),
-                           (self.penalties, -1), (self.loos, -1)):
+        payouts, transfers, loos = self.payouts, self.transfers, self.loos
+        pool_after = pool - sum(payouts.values()) + sum(loos.values())
+        deltas = {seat: 0 for seat in self.seats}
+        for book in (payouts, transfers):
             for seat, units in book.items():
-                deltas[seat] += sign * units
+                deltas[seat] += units
+        for book in (self.antes, self.penalties, loos):
+            for seat, units in book.items():
+                deltas[seat] -= units
         if sum(deltas.values()) + pool_after - self.pool_before != 0 or pool_after < 0:
             raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
         out = {"pool_before": self.pool_before, "antes": self.antes, "pool": pool,
-               "payouts": self.payouts, "loo_payments": self.loos,
+               "payouts": payouts, "loo_payments": loos,
                "penalties": self.penalties, "pool_after": pool_after, "deltas": deltas}
-        if self.transfers:
-            out["transfers"] = self.transfers
+        if transfers:
+            out["transfers"] = transfers
         return out
 
 
