@@ -55,11 +55,16 @@ class Books:
         payouts, transfers, loos = self.payouts, self.transfers, self.loos
         pool_after = pool - sum(payouts.values()) + sum(loos.values())
         deltas = {seat: 0 for seat in self.seats}
-        for book in (payouts, transfers):
-            for seat, units in book.items():
+        for seat, units in payouts.items():
+            deltas[seat] += units
+        for seat, units in self.antes.items():
+            deltas[seat] -= units
+        for seat, units in loos.items():
+            deltas[seat] -= units
+        if transfers or self.penalties:  # rarely any: most deals skip these two books
+            for seat, units in transfers.items():
                 deltas[seat] += units
-        for book in (self.antes, self.penalties, loos):
-            for seat, units in book.items():
+            for seat, units in self.penalties.items():
                 deltas[seat] -= units
         if sum(deltas.values()) + pool_after - self.pool_before != 0 or pool_after < 0:
             raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
