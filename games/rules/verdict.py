@@ -100,21 +100,24 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
 
 
 def _settle_tricks(deal: Deal, pool: int, takes: Takes, looed: list[int]) -> None:
+    """Trick games: all tricks take the pool, else each trick its share; no trick is looed."""
+    r = deal.rules
     winners = [t[3] for t in deal._tricks]
     n = deal._hand_size
-    if len(winners) == n and len(set(winners)) == 1:
+    if len(winners) == n and winners.count(winners[0]) == n:
         takes.append((winners[0], pool))
-    elif not deal.rules.undivided:
-        takes.extend(zip(winners, trick_shares(deal.rules, pool, n)))
+    elif not r.undivided:
+        takes.extend(zip(winners, trick_shares(r, pool, n)))
     won, defender = deal._won, deal._defender
     looed += [s for s in deal._standers if not won[s] and s != defender]
-    _spare_pam_holders(deal, looed)
+    if r.pam_immune:
+        _spare_pam_holders(deal, looed)
 
 
 def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
-    """``pam_immune``: a stander holding Pam cannot be looed (their hand must be known)."""
+    """Under ``pam_immune``, a stander holding Pam cannot be looed (their hand must be known)."""
     pam = deal._pam
-    if not deal.rules.pam_immune or pam < 0 or not looed:
+    if pam < 0 or not looed:
         return
     hands, tricks = deal._hands, deal._tricks
     looed[:] = [s for s in looed
@@ -156,7 +159,8 @@ def _settle_flush(deal: Deal, pool: int, full: int, takes: Takes, looed: list[in
         return
     holders = {f[0] for f in shown}
     looed += [s for s in deal._standers if s not in holders and s != deal._defender]
-    _spare_pam_holders(deal, looed)
+    if r.pam_immune:
+        _spare_pam_holders(deal, looed)
 
 
 def _tricks(tricks: list, seats: list[str]) -> list[dict[str, Any]]:
