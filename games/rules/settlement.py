@@ -39,7 +39,10 @@ class Books:
     @property
     def pool(self) -> int:
         """P: the pool played for (carried pool, this deal's antes, pre-play penalties)."""
-        return self.pool_before + sum(self.antes.values()) + sum(self.penalties.values())
+        pool = self.pool_before + sum(self.antes.values())
+        if self.penalties:  # rarely any
+            pool += sum(self.penalties.values())
+        return pool
 
     def add(self, book: dict[str, int], seat: str, units: int) -> None:
         if units:
@@ -53,14 +56,16 @@ class Books:
         if pool is None:
             pool = self.pool
         payouts, transfers, loos = self.payouts, self.transfers, self.loos
-        pool_after = pool - sum(payouts.values()) + sum(loos.values())
+        pool_after = pool  # less the payouts, plus the loos
         deltas = {seat: 0 for seat in self.seats}
         for seat, units in payouts.items():
             deltas[seat] += units
+            pool_after -= units
         for seat, units in self.antes.items():
             deltas[seat] -= units
         for seat, units in loos.items():
             deltas[seat] -= units
+            pool_after += units
         if transfers or self.penalties:  # rarely any: most deals skip these two books
             for seat, units in transfers.items():
                 deltas[seat] += units
