@@ -23,6 +23,7 @@ Takes = list[tuple[int, int]]
 
 
 def build_verdict(deal: Deal) -> dict[str, Any]:
+    """Settle a finished deal's books and describe it; shares no dict with another verdict."""
     r = deal.rules
     seats = deal.seats
     books = deal.books
