@@ -170,10 +170,11 @@ class RuleSet:
 
     def to_options(self) -> dict[str, Any]:
         """Every option, resolved and JSON-serialisable; ``from_options`` reads it back."""
-        out = dict(self.options_json)  # type: ignore[attr-defined]
-        for name in ANTES:
-            if out[name] is not None:
-                out[name] = dict(out[name])
+        out: dict[str, Any] = self.options_json.copy()  # type: ignore[attr-defined]
+        for name in ANTES:  # the only values that are not immutable
+            ante = out[name]
+            if ante is not None:
+                out[name] = ante.copy()
         return out
 
     def check_seats(self, seats: Sequence[str]) -> None:

@@ -39,7 +39,10 @@ class Books:
     @property
     def pool(self) -> int:
         """P: the pool played for (carried pool, this deal's antes, pre-play penalties)."""
-        return self.pool_before + sum(self.antes.values()) + sum(self.penalties.values())
+        pool = self.pool_before + sum(self.antes.values())
+        if self.penalties:  # rarely any
+            pool += sum(self.penalties.values())
+        return pool
 
     def add(self, book: dict[str, int], seat: str, units: int) -> None:
         if units:
@@ -52,19 +55,29 @@ class Books:
         """
         if pool is None:
             pool = self.pool
-        pool_after = pool - sum(self.payouts.values()) + sum(self.loos.values())
-        deltas = dict.fromkeys(self.seats, 0)
-        for book, sign in ((self.payouts, 1), (self.transfers, 1), (self.antes, -1),
-                           (self.penalties, -1), (self.loos, -1)):
-            for seat, units in book.items():
-                deltas[seat] += sign * units
+        payouts, transfers, loos = self.payouts, self.transfers, self.loos
+        pool_after = pool  # less the payouts, plus the loos
+        deltas = {seat: 0 for seat in self.seats}
+        for seat, units in payouts.items():
+            deltas[seat] += units
+            pool_after -= units
+        for seat, units in self.antes.items():
+            deltas[seat] -= units
+        for seat, units in loos.items():
+            deltas[seat] -= units
+            pool_after += units
+        if transfers or self.penalties:  # rarely any: most deals skip these two books
+            for seat, units in transfers.items():
+                deltas[seat] += units
+            for seat, units in self.penalties.items():
+                deltas[seat] -= units
         if sum(deltas.values()) + pool_after - self.pool_before != 0 or pool_after < 0:
             raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
         out = {"pool_before": self.pool_before, "antes": self.antes, "pool": pool,
-               "payouts": self.payouts, "loo_payments": self.loos,
+               "payouts": payouts, "loo_payments": loos,
                "penalties": self.penalties, "pool_after": pool_after, "deltas": deltas}
-        if self.transfers:
-            out["transfers"] = self.transfers
+        if transfers:
+            out["transfers"] = transfers
         return out
 
 
