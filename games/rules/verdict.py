@@ -59,7 +59,7 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         if units and s not in offenders and s != defender:
             seat = seats[s]
             payouts[seat] = payouts.get(seat, 0) + units
-    if looed:
+    if looed and full:  # a loo of nothing (an empty pool, a zero loo) is no payment
         both = r.penalty_and_loo == "both"
         for s in looed:
             if both or s not in offenders:

@@ -209,6 +209,15 @@ def test_limited_loo_amount_is_an_option():
                    deltas={"ann": 6, "bob": 3, "cat": -4, "dan": -3})
 
 
+def test_a_loo_of_nothing_is_no_payment():
+    # a house plays without loos (loo_amount 0): cat takes no trick and pays nothing; the
+    # verdict books no zero payment for him
+    v = play(base(loo_amount=0))
+    assert v["settlement"]["loo_payments"] == {}
+    assert_settled(v, payouts={"ann": 6, "bob": 3}, pool_after=0,
+                   deltas={"ann": 6, "bob": 3, "dan": -3})
+
+
 def test_ante_each_britannica():
     v = play(base(ante={"dealer": 6, "each": 3}))
     # antes 3+3+3 + dealer 6 = 15; P = 21, trick 7: ann 14, bob 7; cat looed 3
