@@ -238,8 +238,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         known: list[int] = []
         if hands:
             for name, cards in hands.items():
-                i = idx.get(name)
-                if i is None:
+                try:
+                    i = idx[name]
+                except KeyError:
                     errors.append(record_error(f"hands: {name!r} is not a seat", field="hands",
                                                player=name))
                     continue
