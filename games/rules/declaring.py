@@ -21,7 +21,8 @@ class Declaring:
     def _next_declarer(self) -> None:
         """Move the turn to the next undeclared player, resolving forced passes."""
         order, decl = self._declared_order, self._decl
-        for k in range(self._decl_cursor, len(order)):
+        k = self._decl_cursor
+        while k < len(order):
             i = order[k]
             if decl[i] is None:
                 self._decl_cursor = k
@@ -30,6 +31,7 @@ class Declaring:
                     return
                 self._to_act = i
                 return
+            k += 1
         self._after_declarations()
 
     def _declaration_closes(self, i: int) -> bool:
