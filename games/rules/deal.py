@@ -40,9 +40,9 @@ def _names(cards: Sequence[int]) -> list[str]:
 
 class _Setup:
     """What a deal's set-up takes from the rules and the table alone (seats, dealer, who sits
-    out, the kind of pool, the deal's place in a series): worked out once per table and shared,
-    read-only, by its deals. The containers here are immutable or copied before a deal uses
-    them; everything a deal changes is its own."""
+    out, the kind of pool, the deal's place in a series): worked out once per table and shared
+    by its deals. Deals only read ``idx``, ``order`` and the other tuples; the ``antes`` are
+    copied into each deal's books; everything a deal changes is its own."""
 
     __slots__ = ('ace_first', 'antes', 'club_law', 'club_mode', 'd', 'declared_order', 'double',
                  'duty_upto', 'forced_decl', 'hand_size', 'has_miss', 'head', 'idx',
