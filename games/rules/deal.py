@@ -38,6 +38,104 @@ def _names(cards: Sequence[int]) -> list[str]:
     return [NAME[c] for c in cards]
 
 
+class _Setup:
+    """What a deal's set-up takes from the rules and the table alone (seats, dealer, who sits
+    out, the kind of pool, the deal's place in a series): worked out once per table and shared
+    by its deals. Deals only read ``idx``, ``order`` and the other tuples; the ``antes`` are
+    copied into each deal's books; everything a deal changes is its own."""
+
+    __slots__ = ('ace_first', 'antes', 'club_law', 'club_mode', 'd', 'declared_order', 'double',
+                 'duty_upto', 'forced_decl', 'hand_size', 'has_miss', 'head', 'idx',
+                 'lead_extra', 'mode', 'n', 'order', 'out_of_deal', 'pam', 'pool_kind', 'rules',
+                 'stock_size', 'three', 'trump_mode')
+
+    def __init__(self, r: RuleSet, seats: Sequence[str], dealer: str, simple_pool: bool,
+                 first_of_series: bool, redeal: bool, sits_out: Sequence[str], final: bool):
+        self.rules = r
+        n = self.n = len(seats)
+        idx = self.idx = {name: i for i, name in enumerate(seats)}
+        if dealer not in idx:
+            raise RecordError([record_error(f"dealer: {dealer!r} is not a seat", field="dealer",
+                                            player=dealer)])
+        d = self.d = idx[dealer]
+        order = self.order = tuple((d + 1 + i) % n for i in range(n))  # eldest .. dealer
+        out = self.out_of_deal = frozenset(idx[s] for s in sits_out if s in idx) \
+            if sits_out else _NOBODY
+        self.declared_order = tuple(i for i in order if i not in out) if out else order
+        self.forced_decl = tuple("stand" if i not in out else "out" for i in range(n))
+        hs = self.hand_size = r.hand_size
+
+        game = r.game
+        self.three = game in ("three-card", "irish")
+        self.pool_kind: str | None = None
+        has_miss = False
+        mode = "sequential"
+        if game == "three-card":
+            double = r.pools == "always-double" or not simple_pool or final
+            self.pool_kind = "double" if double else "simple"
+            has_miss = (double or r.simple_pool == "miss-and-trump") and not final
+            if not double:
+                mode = "eldest-miss" if has_miss else "forced"
+        self.double = self.pool_kind != "simple"
+        self.has_miss = has_miss
+        # trumps: known at the deal, after trick 1 (simple pool), at the first void, or led
+        trump_mode = r.trump_turned if self.three else "at-deal"
+        if game == "three-card" and not self.double and not has_miss:
+            trump_mode = "after-first-trick"
+        self.trump_mode = trump_mode
+        self.pam = CLUBS * 13 + JACK - 2 if r.pam == "jack-of-clubs" else -1
+        # club law: every player plays when clubs are trumps (the deal's turn-up decides)
+        self.club_law = r.club_law and self.double and trump_mode == "at-deal"
+        club_mode = "forced"
+        if game == "poker-loo":
+            mode = club_mode = "forced" if first_of_series else "simultaneous"
+        if final:  # end_pool "final-deal": everybody stands, no miss, no ante
+            mode = club_mode = "forced"
+        self.mode = mode
+        self.club_mode = club_mode
+        self.stock_size = (52 - (n - len(out)) * hs - (3 if has_miss else 0)
+                           - (1 if trump_mode in ("at-deal", "after-first-trick") else 0))
+
+        self.antes: dict[str, int] = {}
+        if not final and not (game == "poker-loo" and (
+                (r.ante_first_deal_only and not first_of_series) or redeal)):
+            ante_dealer, ante_each = r.antes_for(self.double and game == "three-card")
+            if ante_dealer and d not in out:
+                self.antes[seats[d]] = ante_dealer
+            if ante_each:
+                for i in order:
+                    if i != d and i not in out:
+                        self.antes[seats[i]] = ante_each
+        self.head = r.must_head
+        self.ace_first = r.trump_ace_first_trick
+        self.duty_upto = DUTY_UPTO[r.lead_trump]
+        self.lead_extra = r.lead_trump_ace or r.lead_highest_trump
+
+
+_SETUPS: dict[tuple, _Setup] = {}
+_SETUPS_KEPT = 512
+
+
+def _setup(r: RuleSet, seats: Sequence[str], dealer: str, pool: int, first_of_series: bool,
+           redeal: bool, sits_out: Sequence[str], final: bool) -> _Setup:
+    """The table's ``_Setup``, from the cache when this table has dealt under these rules.
+
+    Rule sets are keyed by identity (``RuleSet.from_options`` hands out one object per set of
+    options, and hashing all its fields would cost more than it saves); the entry keeps its
+    rule set alive, so the id cannot be reused while the entry stands.
+    """
+    key = (id(r), tuple(seats), dealer, pool == 0, first_of_series, redeal, tuple(sits_out),
+           final)
+    found = _SETUPS.get(key)
+    if found is not None:
+        return found
+    found = _Setup(r, seats, dealer, pool == 0, first_of_series, redeal, sits_out, final)
+    if len(_SETUPS) >= _SETUPS_KEPT:
+        _SETUPS.clear()
+    _SETUPS[key] = found
+    return found
+
+
 class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
     """The state of one deal; push record actions, ask what is legal, read the verdict."""
 
@@ -122,54 +220,55 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                  stock: Sequence[str | int] | None = None, first_of_series: bool = True,
                  redeal: bool = False, sits_out: Sequence[str] = (),
                  inferred: Sequence[str] = (), final: bool = False):
-        r = self.rules = rules_from(rules)
+        r = self.rules = rules if type(rules) is RuleSet else rules_from(rules)
+        t = _setup(r, seats, dealer, pool, first_of_series, redeal, sits_out, final)
         self.seats = list(seats)
-        n = self._n = len(self.seats)
-        self._idx = {name: i for i, name in enumerate(self.seats)}
-        errors: list[dict] = []
-        if dealer not in self._idx:
-            raise RecordError([record_error(f"dealer: {dealer!r} is not a seat", field="dealer",
-                                            player=dealer)])
+        n = self._n = t.n
+        idx = self._idx = t.idx
         self.dealer = dealer
-        self._d = d = self._idx[dealer]
-        self._order = [(d + 1 + i) % n for i in range(n)]  # eldest .. dealer
+        self._d = t.d
+        self._order = t.order
         self.pool_before = pool
         self.first_of_series = first_of_series
-        self._out_of_deal = frozenset(self._idx[s] for s in sits_out if s in self._idx) \
-            if sits_out else _NOBODY
-        self._hand_size = hs = r.hand_size
-        self._hands: list[list[int] | None] = [None] * n
+        self._out_of_deal = t.out_of_deal
+        hs = self._hand_size = t.hand_size
+        errors: list[dict] = []
+        dealt: list[list[int] | None] = [None] * n
+        self._hands = dealt
+        known: list[int] = []
         if hands:
             for name, cards in hands.items():
-                if name not in self._idx:
+                try:
+                    i = idx[name]
+                except KeyError:
                     errors.append(record_error(f"hands: {name!r} is not a seat", field="hands",
                                                player=name))
                     continue
                 if cards is None:
                     continue
-                if name in inferred:  # read back from the plays by replay: ints already
-                    self._hands[self._idx[name]] = cards
-                    continue
-                parsed = self._cards(cards, f"hands.{name}", errors, name)
-                if len(parsed) != hs and name not in inferred:
-                    errors.append(record_error(
-                        f"hands: {name} holds {len(parsed)} cards, {r.game} Loo deals {hs}",
-                        field="hands", player=name))
-                self._hands[self._idx[name]] = parsed
+                if name not in inferred:  # inferred: read back from the plays, ints already
+                    cards = self._cards(cards, f"hands.{name}", errors, name)
+                    if len(cards) != hs:
+                        errors.append(record_error(
+                            f"hands: {name} holds {len(cards)} cards, {r.game} Loo deals {hs}",
+                            field="hands", player=name))
+                dealt[i] = cards
+            for cards in dealt:
+                if cards:
+                    known += cards
         self._miss = self._cards(miss, "miss", errors) if miss is not None else None
         self.turnup = None
         if turnup is not None:
-            t = CODE.get(turnup) if type(turnup) is str else None
-            if t is None:
-                t = (self._cards([turnup], "turnup", errors) or [None])[0]
-            self.turnup = t
+            c = CODE.get(turnup) if type(turnup) is str else None
+            if c is None:
+                c = (self._cards([turnup], "turnup", errors) or [None])[0]
+            self.turnup = c
         self._stock = self._cards(stock, "stock", errors) if stock is not None else None
         self._stock_pos = 0
-        known = [c for h in self._hands if h for c in h] if hands else []
         if self._miss:
-            known.extend(self._miss)
+            known += self._miss
         if self._stock:
-            known.extend(self._stock)
+            known += self._stock
         if self.turnup is not None:
             known.append(self.turnup)
         known_set = set(known)
@@ -184,19 +283,10 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             raise RecordError(errors)
         self._known = known_set
 
-        game = r.game
-        self._three = game in ("three-card", "irish")
-        self.pool_kind: str | None = None
-        has_miss = False
-        mode = "sequential"
-        if game == "three-card":
-            double = r.pools == "always-double" or pool != 0 or final
-            self.pool_kind = "double" if double else "simple"
-            has_miss = (double or r.simple_pool == "miss-and-trump") and not final
-            if not double:
-                mode = "eldest-miss" if has_miss else "forced"
-        self._double = self.pool_kind != "simple"
-        self._has_miss = has_miss
+        self._three = t.three
+        self.pool_kind = t.pool_kind
+        self._double = t.double
+        has_miss = self._has_miss = t.has_miss
         if has_miss and self._miss is not None and len(self._miss) != 3:
             raise RecordError([record_error(f"miss: holds {len(self._miss)} cards, not 3",
                                             field="miss")])
@@ -206,46 +296,24 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self.deferred_errors.append(record_error(
                 f"miss: this deal ({self.pool_kind or r.game}) has no miss", field="miss"))
             self._miss = None
-        # trumps: known at the deal, after trick 1 (simple pool), at the first void, or led
-        self._trump_mode = r.trump_turned if self._three else "at-deal"
-        if game == "three-card" and not self._double and not has_miss:
-            self._trump_mode = "after-first-trick"
-        self._trump: int | None = None
-        if self._trump_mode == "at-deal" and self.turnup is not None:
-            self._trump = SUIT[self.turnup]
-        self._pam = -1
-        if r.pam == "jack-of-clubs":
-            self._pam = CLUBS * 13 + JACK - 2
-        self._set_trump(self._trump)
-        club_law = (r.club_law and self._trump == CLUBS and self._double
-                    and self._trump_mode == "at-deal")
-        if club_law:
-            mode = "forced"
+        trump_mode = self._trump_mode = t.trump_mode
+        self._pam = t.pam
+        self._set_trump(SUIT[self.turnup] if trump_mode == "at-deal" and self.turnup is not None
+                        else None)
+        mode = t.mode
+        if t.club_law and self._trump == CLUBS:
+            mode = t.club_mode
             self._has_miss = False
-        if game == "poker-loo":
-            mode = "forced" if first_of_series else "simultaneous"
-        if final:  # end_pool "final-deal": everybody stands, no miss, no ante
-            mode = "forced"
         self._mode = mode
-        self._stock_size = (52 - (n - len(self._out_of_deal)) * hs - (3 if has_miss else 0)
-                            - (1 if self._trump_mode in ("at-deal", "after-first-trick") else 0))
+        self._stock_size = t.stock_size
         self._drawn = 0
         self._discards: list[int] = []
         self._redrawn: set[int] = set()
 
         # money and offences
         self.books = Books(self.seats, pool)
-        if not final and not (game == "poker-loo" and (
-                (r.ante_first_deal_only and not first_of_series) or redeal)):
-            ante_dealer, ante_each = r.antes_for(self._double and game == "three-card")
-            antes = self.books.antes
-            seat_names = self.seats
-            if ante_dealer and d not in self._out_of_deal:
-                antes[seat_names[d]] = ante_dealer
-            if ante_each:
-                for i in self._order:
-                    if i != d and i not in self._out_of_deal:
-                        antes[seat_names[i]] = ante_each
+        if t.antes:
+            self.books.antes.update(t.antes)
         self.violations: list[dict] = []
         self._offenders: list[int] = []       # play offenders (full loo once each)
         self._forced_pass: set[int] = _NOBODY  # looked at another hand before declaring
@@ -256,7 +324,6 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._result: dict | None = None      # the verdict, once given
 
         # declarations
-        self._decl: list[str | None] = [None] * n
         self._miss_taker = -1
         self._defender = -1
         self._standers: list[int] = []
@@ -266,20 +333,21 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._tricks: list[tuple[int, int, list[tuple[int, int]], int]] = []
         self._trick_no = 0
         self._reset_trick([])
-        self._head = r.must_head
-        self._ace_first = r.trump_ace_first_trick
-        self._duty_upto = DUTY_UPTO[r.lead_trump]
-        self._lead_extra = r.lead_trump_ace or r.lead_highest_trump
+        self._head = t.head
+        self._ace_first = t.ace_first
+        self._duty_upto = t.duty_upto
+        self._lead_extra = t.lead_extra
         self._bold = False
         self.phase = DECLARE
         self._to_act = -1
-        self._declared_order = [i for i in self._order if i not in self._out_of_deal] \
-            if self._out_of_deal else self._order
+        self._declared_order = t.declared_order
         self._decl_cursor = 0
         if mode == "forced":
-            self._decl = ["stand" if i not in self._out_of_deal else "out" for i in range(n)]
+            self._decl: list[str | None] = list(t.forced_decl)
             self._after_declarations()
-        elif mode == "eldest-miss":
+            return
+        self._decl = [None] * n
+        if mode == "eldest-miss":
             self._to_act = self._declared_order[0]
         else:
             self._next_declarer()

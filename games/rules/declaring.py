@@ -9,6 +9,9 @@ from typing import Any
 
 from .phases import DECLARE, EXCHANGE
 
+#: the most cards a stander may exchange, by game (poker-Loo's first deal may allow fewer)
+_EXCHANGE_LIMIT = {"irish": 3, "five-card": 5, "poker-loo": 3}
+
 
 class Declaring:
     """Who declares when, what they may declare, and who then plays (mixed into ``Deal``)."""
@@ -18,14 +21,17 @@ class Declaring:
     def _next_declarer(self) -> None:
         """Move the turn to the next undeclared player, resolving forced passes."""
         order, decl = self._declared_order, self._decl
-        for k in range(self._decl_cursor, len(order)):
+        k = self._decl_cursor
+        while k < len(order):
             i = order[k]
             if decl[i] is None:
                 self._decl_cursor = k
-                if i == self._d and self._mode == "sequential" and self._declaration_closes(i):
+                if i == self._d and self._three and self._mode == "sequential" \
+                        and self._declaration_closes(i):
                     return
                 self._to_act = i
                 return
+            k += 1
         self._after_declarations()
 
     def _declaration_closes(self, i: int) -> bool:
@@ -78,10 +84,13 @@ class Declaring:
         return self.rules.bold_stand and self.pool_before == 0 and self.rules.game == "three-card"
 
     def _push_declaration(self, action: Mapping[str, Any], kind: str) -> None:
-        s = self._seat(action)
-        if (s == self._to_act and self._mode == "sequential"
-                and (not self._three or s != self._d) and self.phase == DECLARE
-                and (kind == "stand" or kind == "pass") and s not in self._forced_pass):
+        try:
+            s = self._idx[action["player"]]
+        except (KeyError, TypeError):
+            s = self._seat(action)
+        if (s == self._to_act and self.phase == DECLARE and self._mode == "sequential"
+                and (kind == "stand" or kind == "pass") and (not self._three or s != self._d)
+                and s not in self._forced_pass):
             # a plain stand or pass in turn, which declaration_options always allows here (at
             # three-card and Irish only the dealer's options depend on the others)
             self._decl[s] = kind
@@ -173,7 +182,8 @@ class Declaring:
         """Who plays, and whether anyone plays at all."""
         r = self.rules
         self._to_act = -1
-        standers = [i for i in self._order if self._decl[i] in ("stand", "take-miss", "defend")]
+        decl = self._decl
+        standers = [i for i in self._order if decl[i] in ("stand", "take-miss", "defend")]
         self._standers = standers
         d = self._d
         if self._mode in ("forced", "eldest-miss"):
@@ -192,7 +202,7 @@ class Declaring:
                 self._end("lone-stander")
                 return
         if r.game in ("irish", "five-card", "poker-loo"):
-            limit = {"irish": 3, "five-card": 5, "poker-loo": 3}[r.game]
+            limit = _EXCHANGE_LIMIT[r.game]
             if r.game == "poker-loo":
                 dealt = self._n - len(self._out_of_deal)
                 if self.first_of_series and dealt >= 7:  # the first deal's limits
