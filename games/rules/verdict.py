@@ -54,17 +54,13 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         _settle_flush(deal, pool, full, takes, looed)
     elif how == "redeal":
         takes.append((deal._flushes[0][0], pool))
-    payouts = books.payouts
     for s, units in takes:
-        if units and s not in offenders and s != defender:
-            seat = seats[s]
-            payouts[seat] = payouts.get(seat, 0) + units
-    if looed and full:  # a loo of nothing (an empty pool, a zero loo) is no payment
-        both = r.penalty_and_loo == "both"
-        for s in looed:
-            if both or s not in offenders:
-                seat = seats[s]
-                loos[seat] = loos.get(seat, 0) + full
+        if s not in offenders and s != defender:
+            books.add(books.payouts, seats[s], units)
+    both = r.penalty_and_loo == "both"
+    for s in looed:
+        if both or s not in offenders:
+            books.add(loos, seats[s], full)
     settlement = books.settlement(pool)
 
     nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(seats)
