@@ -210,12 +210,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 drawn = [c for c in drawn if c is not None]
             elif len(set(out)) == len(out):
                 ops[i] = (out, given_draw)
-            else:  # read back, the hand would hold the card twice: name the exchange instead
-                twice = next(c for c in out if out.count(c) > 1)
-                errors.append(record_error(f"{player} discards {NAME[twice]} twice", index=i,
-                                           player=player, card=NAME[twice]))
-                bad.add(i)
-                continue
+            else:  # a card discarded twice: not read into the hand (it would be dealt twice);
+                continue  # the deal refuses the exchange itself, naming its index and the card
             discards[player] = out
             draws[player] = drawn
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
