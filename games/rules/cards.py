@@ -5,6 +5,8 @@ and ranks 2..14 (ace high). Small ints keep every duty check a list index, not a
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -26,6 +28,11 @@ for _c, _name in enumerate(NAME):
         for _suit in [_s] + [k for k, v in _SUIT_SYMBOLS.items() if v == _s]:
             for _spelled in {_rank + _suit, (_rank + _suit).lower()}:
                 CODE[_spelled] = _c
+
+
+def card_names(cards: Iterable[int]) -> list[str]:
+    """Canonical names of card ints, as records and verdicts spell them."""
+    return [NAME[c] for c in cards]
 
 
 def card_code(text: str) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code
+from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
 from .errors import RecordError, record_error
@@ -32,10 +32,6 @@ from .verdict import build_verdict
 from .version import ENGINE_VERSION
 
 _NOBODY = NOBODY
-
-
-def _names(cards: Sequence[int]) -> list[str]:
-    return [NAME[c] for c in cards]
 
 
 class _Setup:
@@ -416,7 +412,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
     def hand(self, player: str) -> list[str] | None:
         """The cards ``player`` holds now, when known."""
         h = self._hands[self._idx[player]]
-        return None if h is None else _names(h)
+        return None if h is None else card_names(h)
 
     # ---------------------------------------------------------------- the public moves
     def push(self, action: Mapping[str, Any]) -> None:

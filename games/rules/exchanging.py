@@ -8,13 +8,9 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from .cards import NAME
+from .cards import NAME, card_names
 from .errors import RecordError
 from .phases import EXCHANGE, FLUSH
-
-
-def names(cards: list[int]) -> list[str]:
-    return [NAME[c] for c in cards]
 
 
 class Exchanging:
@@ -181,8 +177,8 @@ class Exchanging:
             n_draw = k - (1 if takes else 0)
             if n_draw > len(supply):
                 break
-            draw = names(supply[:n_draw])
+            draw = card_names(supply[:n_draw])
             for discard in combinations(pool, k):
-                out.append({"player": name, "action": "exchange", "discard": names(discard),
+                out.append({"player": name, "action": "exchange", "discard": card_names(discard),
                             "draw": list(draw)})
         return out

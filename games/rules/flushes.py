@@ -9,16 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import JACK, KING, NAME, RANK, SUIT
+from .cards import JACK, KING, RANK, SUIT, card_names
 from .errors import RecordError
 from .options import RuleSet
 from .phases import EXCHANGE, FLUSH, OVER
-
-
-def spelled(cards: Sequence[int]) -> str:
-    """Cards as the table reads them in a message: ``2S 5S 8S``."""
-    return " ".join(NAME[c] for c in cards)
-
 
 PAM_BLAZE, HIGH_BLAZE, PAM_FLUSH, TRUMP_FLUSH, PLAIN_FLUSH, LOW_BLAZE = 6, 5, 3, 2, 1, 0
 
@@ -88,8 +82,8 @@ class ShowingFlushes:
             if errors:
                 raise RecordError(errors)
             if hand is not None and sorted(shown) != sorted(hand):
-                raise self._err(f"{name} shows {spelled(shown)} but holds {spelled(hand)}",
-                                player=name)
+                raise self._err(f"{name} shows {' '.join(card_names(shown))} but holds "
+                                f"{' '.join(card_names(hand))}", player=name)
             hand = shown
         if hand is None:
             raise self._err(f"{name} shows a flush: the hand must be given to check it",
@@ -99,7 +93,7 @@ class ShowingFlushes:
                             field="turnup")
         cls = flush_class(r, hand, self._trump, self._pam)
         if cls is None:
-            raise self._err(f"{name} shows {spelled(hand)}, which is not a flush",
+            raise self._err(f"{name} shows {' '.join(card_names(hand))}, which is not a flush",
                             player=name)
         self._flushes.append((s, list(hand), cls))
         if redeal:
