@@ -52,10 +52,20 @@ def handle_from_username(username: str) -> str:
     return handle or "owner"
 
 
+class UsernameField(serializers.SlugRelatedField):
+    """A login named by its username. A NUL character is refused like any CharField refuses it,
+    before the look-up: PostgreSQL cannot hold one in text, even to compare."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and "\x00" in data:
+            raise serializers.ValidationError("Null characters are not allowed.")
+        return super().to_internal_value(data)
+
+
 class MemberSerializer(serializers.ModelSerializer):
     """A member: a seat name at the table, a role, and optionally a login."""
 
-    user = serializers.SlugRelatedField(
+    user = UsernameField(
         slug_field="username",
         queryset=get_user_model().objects.all(),
         allow_null=True,

@@ -281,6 +281,15 @@ def test_linking_an_unknown_user_is_refused(club, owner_client):
     assert body["errors"][0]["field"] == "user"
 
 
+def test_a_username_with_a_null_character_is_refused_not_looked_up(club, owner_client):
+    # PostgreSQL cannot compare text holding NUL: the look-up would be a 500
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": "sa\x00m"},
+                                     format="json"), 400)
+    assert body["errors"] == [
+        {"field": "user", "message": "Null characters are not allowed.", "code": "invalid"}
+    ]
+
+
 def test_member_names_must_be_handles(club, owner_client):
     body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "Ann Smith"}, format="json"), 400)
     assert body["errors"][0]["field"] == "name"
