@@ -113,6 +113,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "loo_ledger.problems.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "loo_ledger.parsers.StorableJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # POST /api/v1/auth/token/ (username + password) is rate-limited per client address
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
     # proxies in front of the service (1 behind nginx/Caddy): the client address is then read

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -18,6 +18,7 @@ from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
 from games.imports.tasks import publish
 from games.services.idempotency import idempotent
+from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -80,7 +81,7 @@ class ImportListView(ClubScopedAPIView):
     """POST a JSON Lines session file (scorer, owner): 202 with the job; GET the club's jobs."""
 
     permission_classes = [CanRecord]
-    parser_classes = [JSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
+    parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
                    parameters=[IDEMPOTENCY_PARAM],

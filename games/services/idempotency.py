@@ -52,6 +52,10 @@ def idempotency_begin(*, club: Club, user: Any, key: str, fingerprint: str) -> t
     if not key or len(key) > MAX_KEY_LENGTH:
         raise Problem(400, detail=f"{HEADER} must be 1-{MAX_KEY_LENGTH} characters.",
                       errors=[{"field": HEADER, "message": "Bad length."}], code="validation-error")
+    if "\x00" in key:  # PostgreSQL cannot hold it in text: a 500 at the insert otherwise
+        raise Problem(400, detail=f"{HEADER} must not hold a NUL character.",
+                      errors=[{"field": HEADER, "message": "Null characters are not allowed."}],
+                      code="validation-error")
     try:
         with transaction.atomic():
             return IdempotencyKey.objects.create(club=club, user=user, key=key, fingerprint=fingerprint), False

@@ -174,3 +174,12 @@ def test_a_record_may_not_claim_a_redeal(oak_session, post_deal):
     data = problem(post_deal(oak_session, 1, rec(DEAL1, redeal=True, sits_out=["bob"])), 400)
     assert data["errors"][0]["field"] == "record.redeal"
     assert "Deal 1 is not a redeal" in data["detail"]
+
+
+@pytest.mark.parametrize("record", [rec(DEAL1, note="x\u0000y"), rec(DEAL1, **{"n\u0000te": 1})])
+def test_a_json_string_holding_a_nul_character_is_refused_whole(oak_session, post_deal, record):
+    # PostgreSQL's jsonb cannot hold \u0000: refused as a malformed body, nothing stored
+    entries = LedgerEntry.objects.count()  # the buy-ins
+    body = problem(post_deal(oak_session, 1, record), 400)
+    assert body["code"] == "malformed-request" and "NUL" in body["detail"]
+    assert not Deal.objects.exists() and LedgerEntry.objects.count() == entries
