@@ -58,6 +58,16 @@ def job_json(request: Request, job: ImportJob) -> dict[str, Any]:
 
 
 def _source(request: Request) -> tuple[str, str]:
+    """The session file's text and name, refused whole if the database could not store it."""
+    source, filename = _sent_file(request)
+    if "\x00" in source:
+        raise Problem(400, detail="The session file holds a NUL character, which cannot be "
+                      "stored.", code="validation-error",
+                      errors=[{"field": "source", "message": "Null characters are not allowed."}])
+    return source, filename
+
+
+def _sent_file(request: Request) -> tuple[str, str]:
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is not None:
         if upload.size > MAX_FILE_BYTES:

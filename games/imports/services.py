@@ -36,6 +36,7 @@ from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
 from games.services.sessions import CLUB_BANKER, purchase_record, session_create
+from loo_ledger.parsers import holds_nul
 from loo_ledger.problems import Problem
 
 logger = logging.getLogger(__name__)
@@ -95,6 +96,8 @@ def parse_session_file(text: str) -> SessionFile:
             data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
         else:
             problem = None if isinstance(data, dict) else "each line must be a JSON object"
+            if problem is None and holds_nul(data):  # jsonb cannot store it
+                problem = "a string holds a NUL character (\\u0000), which cannot be stored"
         if problem:
             if header is None:
                 header = {}

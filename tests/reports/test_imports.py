@@ -191,3 +191,25 @@ def test_import_with_idempotency_key_makes_one_job(scorer_client, django_capture
         again = scorer_client.post(IMPORTS, body, format="json", HTTP_IDEMPOTENCY_KEY="imp-1")
     assert first.status_code == again.status_code == 202
     assert again.json()["id"] == first.json()["id"] and ImportJob.objects.count() == 1
+
+
+def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
+                                                             django_capture_on_commit_callbacks):
+    from games.imports.models import ImportJob
+    from games.models import GameSession
+
+    # a raw NUL in the file itself: refused at once, no job (PostgreSQL text cannot hold it)
+    raw = scorer_client.generic("POST", IMPORTS, kit.session_file(4).replace("ann", "a\x00nn", 1),
+                                content_type="application/x-ndjson")
+    assert raw.status_code == 400
+    assert raw.json()["errors"] == [{"field": "source",
+                                     "message": "Null characters are not allowed."}]
+    assert ImportJob.objects.count() == 0
+    # an escaped \u0000 inside a line's JSON: that line is reported, nothing stored
+    lines = kit.session_lines()
+    job = post_file(scorer_client, lines_with({3: dict(lines[2], note="x\u0000y")}),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed" and [e["line"] for e in job["errors"]] == [3]
+    assert job["errors"][0]["message"] == \
+        "a string holds a NUL character (\\u0000), which cannot be stored"
+    assert GameSession.objects.count() == 0
