@@ -215,7 +215,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                  miss: Sequence[str | int] | None = None, turnup: str | int | None = None,
                  stock: Sequence[str | int] | None = None, first_of_series: bool = True,
                  redeal: bool = False, sits_out: Sequence[str] = (),
-                 inferred: Sequence[str] = (), final: bool = False):
+                 inferred: Sequence[str] = (), final: bool = False,
+                 inferred_miss: bool = False):
         r = self.rules = rules if type(rules) is RuleSet else rules_from(rules)
         t = _setup(r, seats, dealer, pool, first_of_series, redeal, sits_out, final)
         self.seats = list(seats)
@@ -283,7 +284,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self.pool_kind = t.pool_kind
         self._double = t.double
         has_miss = self._has_miss = t.has_miss
-        if has_miss and self._miss is not None and len(self._miss) != 3:
+        if has_miss and self._miss is not None and len(self._miss) != 3 and not inferred_miss:
             raise RecordError([record_error(f"miss: holds {len(self._miss)} cards, not 3",
                                             field="miss")])
         #: errors that do not stop the replay; ``replay`` reports them with the rest
@@ -586,6 +587,18 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._civil_called = action.get("say") == "pam-be-civil"
         self._play(s, c, hand)
 
+    def _play_as_recorded(self, s: int, c: int) -> None:
+        """After refusing seat ``s``'s play of ``c``, carry on as if it was played in turn.
+
+        ``replay`` calls this so that the trick is complete and every later play is judged in
+        its place (otherwise each one is reported as playing twice to the trick left short).
+        Nothing is judged and the hand keeps its cards: the record is already refused.
+        """
+        if self.phase != PLAY and self.phase != OVER:
+            self._enter_play(s)
+        if self.phase == PLAY and s == self._to_act:
+            self._play(s, c, [c])  # a hand of that card alone: no duty can apply
+
     def _cannot_hold(self, s: int, c: int) -> RecordError:
         name = self.seats[s]
         if s not in self._standers:
@@ -606,6 +619,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 where = ": it is in the miss"
             if c == self.turnup:
                 where = ": it is the turn-up card"
+            elif c in self._discards:
+                where = ": it was discarded"
         if any(p == s for p, _ in self._tcards):
             return self._err(f"{name} plays twice to trick {self._trick_no}", player=name, card=c)
         return self._err(f"{name} cannot hold {NAME[c]}{where}", player=name, card=c)

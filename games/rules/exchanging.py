@@ -66,6 +66,12 @@ class Exchanging:
                     raise self._err(f"{name} discards {NAME[c]}, which is not in the hand",
                                     player=name, card=c)
         drawn = self._draw(s, n_draw, draw)
+        self._exchanged_cards(s, hand, discard, drawn)
+
+    def _exchanged_cards(self, s: int, hand: list[int] | None, discard: list[int],
+                         drawn: list[int]) -> None:
+        """Seat ``s`` (in turn) has exchanged: ``hand`` (with the turn-up if taken) less the
+        discards, plus the draw; the turn passes on."""
         if hand is not None:
             hand = [c for c in hand if c not in discard] + drawn
         self._hands[s] = hand
@@ -78,6 +84,30 @@ class Exchanging:
             self._to_act = queue[0]
         else:
             self._after_exchange()
+
+    def _exchange_as_recorded(self, s: int, discard: list[int], draw: list[int] | None) -> None:
+        """After refusing seat ``s``'s exchange, carry on as if it happened as written.
+
+        ``replay`` calls this so that the rest of the record is judged against the hand the
+        record itself goes on to play; otherwise one bad exchange shows up again as a
+        "cannot hold" for every card drawn and a "plays twice" for every trick left short.
+        Only an exchange in turn is carried on with; nothing is checked (the record is
+        already refused).
+        """
+        if self.phase != EXCHANGE or s != self._to_act:
+            return
+        hand = self._hands[s]
+        takes = self._dealer_must_take_turnup(s)
+        if hand is not None and takes:
+            hand = hand + [self.turnup]
+        if draw is None:  # drawn from a given stock, as far as it goes
+            n_draw = max(len(discard) - takes, 0)
+            stock = self._stock or []
+            draw = stock[self._stock_pos:self._stock_pos + n_draw]
+            self._stock_pos += len(draw)
+        self._drawn += len(draw)
+        self._known.update(draw)
+        self._exchanged_cards(s, hand, discard, list(draw))
 
     def _exchange_out_of_order(self, s: int) -> None:
         """An exchange not in turn: refused, unless earlier standers simply kept their cards."""

@@ -71,18 +71,29 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     bad: set[int] = set()
     hands, miss, inferred, ops = _infer_hands(record, r, seats, dealer, actions, errors, bad,
                                          result is None)
-    try:
-        deal = Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
+    def dealt() -> Deal:
+        return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
                     turnup=record.get("turnup"), stock=record.get("stock"),
                     first_of_series=first_of_series, redeal=bool(record.get("redeal")),
-                    sits_out=sits_out, inferred=inferred, final=bool(record.get("final")))
+                    sits_out=sits_out, inferred=inferred, final=bool(record.get("final")),
+                    inferred_miss=record.get("miss") is None)
+
+    try:
+        deal = dealt()
     except RecordError as err:
-        raise RecordError(errors + err.errors) from None
+        # a card read back into two hands: refuse the later action that uses it, by index
+        if not _untangle(actions, hands, inferred, errors, bad):
+            raise RecordError(errors + err.errors) from None
+        try:
+            deal = dealt()
+        except RecordError as again:
+            raise RecordError(errors + again.errors) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal
     push, push_card, push_exchange, seat_of = deal.push, deal._push_card, deal._push_exchange, \
         deal._idx
     for i, action in enumerate(actions):
         if i in bad:
+            _carry_on(deal, action)
             continue
         if result is not None and isinstance(action, Mapping) and action.get("action") == "play":
             errors.append(record_error("a result-only record has no plays", index=i,
@@ -110,6 +121,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             errors.extend(err.errors)
             if len(errors) >= _MAX_ERRORS:
                 break
+            _carry_on(deal, action)
     errors.extend(deal.deferred_errors)
     if result is not None and not errors:
         _apply_result(deal, result, errors)
@@ -118,9 +130,33 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             deal.finish()
         except RecordError as err:
             errors.extend(err.errors)
-    if errors:
+    if errors:  # in record order, the errors of the record as a whole first
+        errors.sort(key=lambda e: -1 if e["index"] is None else e["index"])
         raise RecordError(errors)
     return deal.verdict()
+
+
+def _carry_on(deal: Deal, action: Any) -> None:
+    """A refused play or exchange: let the deal go on as the record has it, so that what
+    follows is judged in its place and only errors of its own are reported."""
+    if not isinstance(action, Mapping) or deal.phase == OVER:
+        return
+    s = deal._idx.get(action.get("player")) if type(action.get("player")) is str else None
+    if s is None:
+        return
+    kind = action.get("action")
+    try:
+        if kind == "play":
+            c = _card(action.get("card"))
+            if c is not None:
+                deal._play_as_recorded(s, c)
+        elif kind == "exchange":
+            listed = action.get("draw")
+            draw = [c for c in _cards(listed) if c is not None] if type(listed) is list else None
+            discard = _cards(action.get("discard") or [])
+            deal._exchange_as_recorded(s, [c for c in discard if c is not None], draw)
+    except RecordError:
+        pass  # the record is refused already; what cannot be carried on with is left
 
 
 def _card(text: Any) -> int | None:
@@ -210,8 +246,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 drawn = [c for c in drawn if c is not None]
             elif len(set(out)) == len(out):
                 ops[i] = (out, given_draw)
-            else:  # a card discarded twice: not read into the hand (it would be dealt twice);
-                continue  # the deal refuses the exchange itself, naming its index and the card
+            else:  # a card discarded twice is read into the hand once; the deal refuses the
+                out = list(dict.fromkeys(out))  # exchange itself, naming its index and the card
             discards[player] = out
             draws[player] = drawn
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
@@ -255,7 +291,50 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                     first_play[c] = (a.get("player"), i)
         _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
                       errors, bad)
+        for i in bad:  # a refused play's card is not read into the player's hand
+            a = actions[i]
+            held = hands.get(a.get("player")) if type(a) is dict else None
+            c = _card(a.get("card")) if held and a.get("player") in inferred else None
+            if c is not None and c in held:
+                held.remove(c)
     return hands, miss, inferred, ops
+
+
+def _untangle(actions: list, hands: dict[str, Any], inferred: list[str], errors: list[dict],
+              bad: set[int]) -> bool:
+    """Cards read back into two players' hands (say, one discards a card another plays).
+
+    As with a card played twice, the later action to use the card is the error: it is named
+    by index, player and card, and the card is left out of that player's hand so the deal can
+    be set up and the rest of the record judged. True when anything was untangled.
+    """
+    first_use: dict[int, tuple[str, str]] = {}  # card -> (player, "played" / "discarded")
+    found = False
+    for i, a in enumerate(actions):
+        if i in bad or type(a) is not dict or a.get("player") not in inferred:
+            continue
+        player, kind = a["player"], a.get("action")
+        if kind == "play":
+            used = [_card(a.get("card"))]
+        elif kind == "exchange" and isinstance(a.get("discard"), list):
+            used = _cards(a["discard"])
+        else:
+            continue
+        held = hands[player]
+        for c in used:
+            if c is None or c not in held:
+                continue  # drawn, not dealt
+            earlier = first_use.setdefault(c, (player, "played" if kind == "play"
+                                               else "discarded"))
+            if earlier[0] == player:
+                continue
+            verb = "plays" if kind == "play" else "discards"
+            errors.append(record_error(f"{player} {verb} {NAME[c]}, which {earlier[0]} "
+                                       f"{earlier[1]}", index=i, player=player, card=NAME[c]))
+            held.remove(c)
+            bad.add(i)
+            found = True
+    return found
 
 
 def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any],
@@ -291,8 +370,9 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
             continue
         if where in given and player in given:
             pass  # the player's own given hand is checked by the deal itself
-        who = where if where.startswith("the ") else f"{where}'s hand"
-        errors.append(record_error(f"{player} cannot hold {NAME[c]}: it is in {who}", index=i,
+        who = ("the turn-up card" if where == "the turn-up" else f"in {where}"
+               if where.startswith("the ") else f"in {where}'s hand")
+        errors.append(record_error(f"{player} cannot hold {NAME[c]}: it is {who}", index=i,
                                    player=player, card=NAME[c]))
         bad.add(i)
 

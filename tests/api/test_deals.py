@@ -85,7 +85,7 @@ def test_record_error_names_action_index_player_and_card(oak_session, post_deal)
     before = LedgerEntry.objects.count()
     data = problem(post_deal(oak_session, 2, example("e4_card_played_twice.json")), 400)
     assert data["code"] == "record-error"
-    assert any(e["index"] == 9 and e["player"] == "bob" and e["card"] == "AD" for e in data["errors"])
+    assert [(e["index"], e["player"], e["card"]) for e in data["errors"]] == [(9, "bob", "AD")]
     assert LedgerEntry.objects.count() == before
     assert not Deal.objects.filter(session=oak_session, number=2).exists()
 

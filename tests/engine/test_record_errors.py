@@ -202,6 +202,53 @@ def test_exchanges_that_cannot_be(spoil, index, player, message):
     assert any(e["message"] == message for e in errors), errors
 
 
+def _spoil_play(index, card):
+    def spoil(rec):
+        rec["actions"][index]["card"] = card
+    return spoil
+
+
+def _spoil_exchange(index, **fields):
+    def spoil(rec):
+        _exchange(rec, index).update(fields)
+    return spoil
+
+
+@pytest.mark.parametrize(("spoil", "expected"), [
+    # one wrong exchange: the draws that follow are played as the record has them
+    (_spoil_exchange(4, draw=["KH"]), (4, "ann", None, "ann draws 1 cards for 2 discarded")),
+    (_spoil_exchange(4, draw=["KH", "4C", "2S"]),
+     (4, "ann", None, "ann draws 3 cards for 2 discarded")),
+    (_spoil_exchange(4, discard=["2C", "ZZ"]), (4, "ann", "ZZ", "discard: 'ZZ' is not a card")),
+    (_spoil_exchange(4, discard=["2C", "2C"]), (4, "ann", "2C", "ann discards 2C twice")),
+    # cat discards the 3D ann has already discarded (cat's 4D is never seen)
+    (_spoil_exchange(6, discard=["3D", "6D", "8D", "TC", "QC"]),
+     (6, "cat", "3D", "cat discards 3D, which ann discarded")),
+    # one wrong play: the trick is completed with it and the next plays judged in place
+    (_spoil_play(11, "AH"), (11, "bob", "AH", "AH is played twice")),
+    (_spoil_play(12, "QC"), (12, "cat", "QC", "cat cannot hold QC: it was discarded")),
+    (_spoil_play(21, "2C"), (21, "ann", "2C", "ann cannot hold 2C: it was discarded")),
+    (_spoil_play(8, "9H"), (8, "bob", "9H", "bob cannot hold 9H: it is the turn-up card")),
+])
+def test_one_mistake_is_one_error(spoil, expected):
+    """After a refused exchange or play the replay goes on as the record has it, so one
+    mistake is reported once: not again as a "cannot hold" for each card drawn, nor as a
+    "plays twice" for every player of a trick left short."""
+    rec = five_card()
+    spoil(rec)
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in errors] == [expected]
+
+
+def test_independent_mistakes_are_each_reported_in_record_order():
+    rec = five_card()
+    rec["actions"][21]["card"] = "2C"            # ann plays the 2C she discarded
+    _exchange(rec, 4).update(draw=["KH"])        # ann draws one card for two
+    rec["actions"][11]["card"] = "AH"            # bob plays ann's AH of trick 1 again
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"]) for e in errors] == [(4, "ann"), (11, "bob"), (21, "ann")]
+
+
 def test_an_exchange_out_of_turn_skips_those_who_kept_their_cards():
     # bob keeps his cards; the record may leave his empty exchange out: cat exchanges next
     rec = five_card()
