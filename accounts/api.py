@@ -12,9 +12,9 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from .login_limits import LoginRateThrottle
 from .models import Club, Member
 from .serializers import ClubSerializer, MemberSerializer, TokenSerializer
 from .services import club_create
@@ -34,11 +34,10 @@ class ObtainTokenView(APIView):
     def get_permissions(self) -> list:
         return [AllowAny()] if self._is_post() else [IsAuthenticated()]
 
-    throttle_scope = "login"
-
     def get_throttles(self) -> list:
-        # password guessing: a client address gets LOO_LOGIN_RATE tries (429 with Retry-After)
-        return [ScopedRateThrottle()] if self._is_post() else []
+        # password guessing: a client address gets LOO_LOGIN_RATE tries (429 with Retry-After),
+        # counted together with the admin's and the browsable API's login forms
+        return [LoginRateThrottle()] if self._is_post() else []
 
     def _is_post(self) -> bool:
         return getattr(getattr(self, "request", None), "method", None) == "POST"

@@ -1,0 +1,55 @@
+"""One limit on password guessing for every login form: the API token, the admin, the
+browsable API.
+
+A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all three, counted in
+the cache under one key, so switching forms does not buy more guesses. The token view applies
+it as a DRF throttle (a 429 problem); the session logins, which are Django views, through
+``SessionLoginLimitMiddleware``.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from rest_framework.throttling import SimpleRateThrottle
+
+#: the session-login views (``request.resolver_match.view_name``) the limit covers
+SESSION_LOGIN_VIEWS = frozenset({"admin:login", "rest_framework:login"})
+
+
+class LoginRateThrottle(SimpleRateThrottle):
+    """Login tries per client address (``NUM_PROXIES`` decides whether ``X-Forwarded-For``
+    is believed), at the rate ``DEFAULT_THROTTLE_RATES["login"]``."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class SessionLoginLimitMiddleware:
+    """A login POST to the admin or the browsable API beyond the limit is a 429 with
+    ``Retry-After``; the form is never checked, so even the right password must wait."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: Any, args: Any,
+                     kwargs: Any) -> HttpResponse | None:
+        match = request.resolver_match
+        if request.method != "POST" or match is None or match.view_name not in SESSION_LOGIN_VIEWS:
+            return None
+        throttle = LoginRateThrottle()
+        if throttle.allow_request(request, None):
+            return None
+        wait = max(math.ceil(throttle.wait() or 1), 1)
+        response = HttpResponse(
+            f"Too many login attempts from this address. Try again in {wait} seconds.\n",
+            status=429, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(wait)
+        return response
