@@ -587,17 +587,41 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._civil_called = action.get("say") == "pam-be-civil"
         self._play(s, c, hand)
 
-    def _play_as_recorded(self, s: int, c: int) -> None:
-        """After refusing seat ``s``'s play of ``c``, carry on as if it was played in turn.
+    # ---------------------------------------------------------------- carrying on past errors
+    # After a record error ``replay`` goes on with the deal as the record has it, so that what
+    # follows is judged in its place and each mistake is reported once. Nothing here is
+    # judged and no violation counts: the record is refused already.
 
-        ``replay`` calls this so that the trick is complete and every later play is judged in
-        its place (otherwise each one is reported as playing twice to the trick left short).
-        Nothing is judged and the hand keeps its cards: the record is already refused.
-        """
+    def _play_as_recorded(self, s: int | None, c: int | None) -> None:
+        """A refused play: seat ``s`` (None: not a seat, so whoever is to play) played ``c``
+        (None: not a card, so one that cannot win), and the hand keeps its cards."""
+        if self.phase == DECLARE:
+            self._declarations_as_played()
         if self.phase != PLAY and self.phase != OVER:
-            self._enter_play(s)
-        if self.phase == PLAY and s == self._to_act:
+            self._enter_play(self._to_act if s is None else s)
+        if self.phase != PLAY:
+            return
+        if s is None:
+            s = self._to_act
+        elif s != self._to_act and self._lead_card >= 0 and any(p == s for p, _ in self._tcards):
+            self._finish_trick()  # plays again: the record left someone's card out of the trick
+            if self.phase != PLAY:
+                return
+        if c is None:
+            led, trump = self._led, self._trump
+            c = next(x * 13 for x in range(4) if x != led and x != trump)  # a two: never wins
+        if s == self._to_act:
             self._play(s, c, [c])  # a hand of that card alone: no duty can apply
+        elif s in self._turn and all(p != s for p, _ in self._tcards):
+            self._play(s, c, [c], in_turn=False)
+
+    def _declarations_as_played(self) -> None:
+        """The record goes on to exchanges or play while declarations are missing: whoever
+        has cards to play stood, the others passed."""
+        for i in self._declared_order:
+            if self._decl[i] is None:
+                self._decl[i] = "stand" if self._hands[i] is not None else "pass"
+        self._after_declarations()
 
     def _cannot_hold(self, s: int, c: int) -> RecordError:
         name = self.seats[s]
@@ -622,16 +646,20 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             elif c in self._discards:
                 where = ": it was discarded"
         if any(p == s for p, _ in self._tcards):
-            return self._err(f"{name} plays twice to trick {self._trick_no}", player=name, card=c)
+            return self._plays_twice(s, c)
         return self._err(f"{name} cannot hold {NAME[c]}{where}", player=name, card=c)
+
+    def _plays_twice(self, s: int, c: int) -> RecordError:
+        name, due = self.seats[s], self.seats[self._to_act]
+        return self._err(f"{name} plays twice to trick {self._trick_no} ({due} has not played "
+                         "to it)", player=name, card=c)
 
     def _play_out_of_turn(self, s: int, c: int) -> None:
         name = self.seats[s]
         again = any(p == s for p, _ in self._tcards)
         if s not in self._turn or again:
             if again:
-                raise self._err(f"{name} plays twice to trick {self._trick_no}", player=name,
-                                card=c)
+                raise self._plays_twice(s, c)
             raise self._err(f"{name} is not playing this deal", player=name, card=c)
         due = self.seats[self._to_act]
         self._offence(s, "played-out-of-turn", c, f"{name} played {NAME[c]} when {due} was to "

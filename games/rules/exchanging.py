@@ -10,7 +10,7 @@ from typing import Any
 
 from .cards import NAME, card_names
 from .errors import RecordError
-from .phases import EXCHANGE, FLUSH
+from .phases import DECLARE, EXCHANGE, FLUSH
 
 
 class Exchanging:
@@ -91,11 +91,18 @@ class Exchanging:
         ``replay`` calls this so that the rest of the record is judged against the hand the
         record itself goes on to play; otherwise one bad exchange shows up again as a
         "cannot hold" for every card drawn and a "plays twice" for every trick left short.
-        Only an exchange in turn is carried on with; nothing is checked (the record is
-        already refused).
+        Missing declarations are made up as the record plays; nothing is checked (the record
+        is already refused).
         """
-        if self.phase != EXCHANGE or s != self._to_act:
+        if self.phase == DECLARE:
+            self._declarations_as_played()
+        if self.phase != EXCHANGE:
             return
+        if s != self._to_act:
+            try:
+                self._exchange_out_of_order(s)  # the standers before kept their cards
+            except RecordError:
+                return
         hand = self._hands[s]
         takes = self._dealer_must_take_turnup(s)
         if hand is not None and takes:
@@ -113,6 +120,9 @@ class Exchanging:
         """An exchange not in turn: refused, unless earlier standers simply kept their cards."""
         name = self.seats[s]
         if self.phase != EXCHANGE:
+            if self.phase == DECLARE and self._to_act >= 0:
+                raise self._err(f"{name} exchanges before the declarations are over "
+                                f"({self.seats[self._to_act]} to declare)", player=name)
             raise self._err(f"{name}: no exchange now ({self.phase})", player=name)
         if s not in self._standers:
             raise self._err(f"{name} is not standing and cannot exchange", player=name)

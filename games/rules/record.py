@@ -18,6 +18,7 @@ from .options import RuleSet, rules_from
 _MAX_ERRORS = 50
 _SEATED: set[tuple] = set()  # tables already checked by RuleSet.check_seats
 _MISS_ACTIONS = ("take-miss", "defend")
+_PAST_DECLARING = ("play", "exchange")
 
 
 def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None = None, *,
@@ -93,12 +94,18 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         deal._idx
     for i, action in enumerate(actions):
         if i in bad:
-            _carry_on(deal, action)
+            if not _carry_on(deal, action):
+                break
             continue
         if result is not None and isinstance(action, Mapping) and action.get("action") == "play":
             errors.append(record_error("a result-only record has no plays", index=i,
                                        player=action.get("player"), field="actions"))
             continue
+        # after an error, declarations the record goes past are made up as it plays
+        if errors and deal.phase == DECLARE and type(action) is dict \
+                and action.get("action") in _PAST_DECLARING \
+                and not _carry_on(deal, {"action": "declarations"}):
+            break
         op = ops[i]
         try:
             if op is None:
@@ -119,9 +126,8 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                 if e["player"] is None and isinstance(action, Mapping):
                     e["player"] = action.get("player")
             errors.extend(err.errors)
-            if len(errors) >= _MAX_ERRORS:
+            if len(errors) >= _MAX_ERRORS or not _carry_on(deal, action):
                 break
-            _carry_on(deal, action)
     errors.extend(deal.deferred_errors)
     if result is not None and not errors:
         _apply_result(deal, result, errors)
@@ -136,27 +142,30 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     return deal.verdict()
 
 
-def _carry_on(deal: Deal, action: Any) -> None:
-    """A refused play or exchange: let the deal go on as the record has it, so that what
-    follows is judged in its place and only errors of its own are reported."""
+def _carry_on(deal: Deal, action: Any) -> bool:
+    """A refused play or exchange (or, kind "declarations", declarations the record goes
+    past): let the deal go on as the record has it, so that what follows is judged in its
+    place and only errors of its own are reported. False when the deal cannot go on at all
+    (the rest of the record is then not judged)."""
     if not isinstance(action, Mapping) or deal.phase == OVER:
-        return
+        return True
     s = deal._idx.get(action.get("player")) if type(action.get("player")) is str else None
-    if s is None:
-        return
     kind = action.get("action")
     try:
-        if kind == "play":
-            c = _card(action.get("card"))
-            if c is not None:
-                deal._play_as_recorded(s, c)
-        elif kind == "exchange":
+        if kind == "declarations":
+            deal._declarations_as_played()
+        elif kind == "play":
+            deal._play_as_recorded(s, _card(action.get("card")))
+        elif kind == "exchange" and s is not None:
             listed = action.get("draw")
             draw = [c for c in _cards(listed) if c is not None] if type(listed) is list else None
             discard = _cards(action.get("discard") or [])
             deal._exchange_as_recorded(s, [c for c in discard if c is not None], draw)
     except RecordError:
         pass  # the record is refused already; what cannot be carried on with is left
+    except Exception:  # noqa: BLE001 - a guess that does not fit must not turn a 400 into a 500
+        return False
+    return True
 
 
 def _card(text: Any) -> int | None:

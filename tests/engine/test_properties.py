@@ -224,6 +224,51 @@ def test_a_short_draw_is_reported_once(table, data):
                 if "cannot hold" in e["message"] or "plays twice" in e["message"]]
 
 
+CARD_NAMES = [rank + suit for rank in "23456789TJQKA" for suit in "CDHS"]
+ACTION_KINDS = ["play", "stand", "pass", "exchange", "flush", "take-miss", "defend",
+                "irregularity", "fold"]
+
+
+@given(tables(), st.data())
+def test_a_mangled_record_is_a_verdict_or_a_record_error(table, data):
+    """Up to three random edits of a legal record (an action dropped, repeated or moved; a
+    player, card, kind or exchange changed to anything) give a verdict that conserves chips or
+    a RecordError naming what is wrong: never another exception (which the service would
+    answer with a 500), however the replay carries on past the first error."""
+    rules, seats, dealer, rng = table
+    record = play_random_deal(rules, seats, dealer, pool=6, rng=rng).record
+    actions = record["actions"]
+    for _ in range(data.draw(st.integers(1, 3))):
+        if not actions:
+            break
+        k = data.draw(st.integers(0, len(actions) - 1))
+        edit = data.draw(st.sampled_from(["drop", "repeat", "move", "player", "card", "kind",
+                                          "exchange"]))
+        if edit == "drop":
+            del actions[k]
+        elif edit == "repeat":
+            actions.insert(k, dict(actions[data.draw(st.integers(0, len(actions) - 1))]))
+        elif edit == "move":
+            actions.insert(data.draw(st.integers(0, len(actions) - 1)), actions.pop(k))
+        elif edit == "player":
+            actions[k] = {**actions[k], "player": data.draw(st.sampled_from([*seats, "zed", None]))}
+        elif edit == "card":
+            actions[k] = {**actions[k], "card": data.draw(st.sampled_from([*CARD_NAMES, "ZZ", 7]))}
+        elif edit == "kind":
+            actions[k] = {**actions[k], "action": data.draw(st.sampled_from(ACTION_KINDS))}
+        else:
+            cards = st.lists(st.sampled_from(CARD_NAMES), max_size=4)
+            actions[k] = {**actions[k], "discard": data.draw(cards), "draw": data.draw(cards)}
+    try:
+        verdict = replay(record, rules, pool=6)
+    except RecordError as err:
+        assert err.errors and all(e["message"] for e in err.errors)
+        event("record error")
+    else:
+        assert_conserves(verdict, seats)
+        event("verdict")
+
+
 @given(st.sampled_from(RULE_NAMES), st.integers(3, 7), st.integers(1, 25),
        st.integers(0, 2**32))
 def test_session_conserves_chips_and_chains_the_pool(name, n_seats, n_deals, seed):

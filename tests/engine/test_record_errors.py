@@ -240,6 +240,37 @@ def test_one_mistake_is_one_error(spoil, expected):
     assert [(e["index"], e["player"], e["card"], e["message"]) for e in errors] == [expected]
 
 
+def _set(index, **fields):
+    def spoil(rec):
+        rec["actions"][index].update(fields)
+    return spoil
+
+
+def _drop(index):
+    def spoil(rec):
+        del rec["actions"][index]
+    return spoil
+
+
+@pytest.mark.parametrize(("spoil", "expected"), [
+    # a play whose card or player cannot be read still fills its place in the trick
+    (_set(11, card="ZZ"), (11, "bob", "ZZ", "'ZZ' is not a card")),
+    (_set(11, player="zed"), (11, "zed", None, "player 'zed' is not a seat")),
+    # a play left out: the next card of a player who has played to the trick names who has
+    # not, and the trick is closed without it
+    (_drop(9), (9, "ann", "KH", "ann plays twice to trick 1 (cat has not played to it)")),
+    # a declaration left out: the first exchange says whose it is; the declarations are then
+    # made up as the record plays (bob has cards to play, so he stood)
+    (_drop(1), (3, "ann", None, "ann exchanges before the declarations are over (bob to declare)")),
+    (_drop(3), (3, "ann", None, "ann exchanges before the declarations are over (dan to declare)")),
+])
+def test_a_missing_or_unreadable_action_is_one_error(spoil, expected):
+    rec = five_card()
+    spoil(rec)
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in errors] == [expected]
+
+
 def test_independent_mistakes_are_each_reported_in_record_order():
     rec = five_card()
     rec["actions"][21]["card"] = "2C"            # ann plays the 2C she discarded
