@@ -298,9 +298,10 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 c = _card(a.get("card"))
                 if c is not None and c not in first_play:
                     first_play[c] = (a.get("player"), i)
+        already = set(bad)
         _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
                       errors, bad)
-        for i in bad:  # a refused play's card is not read into the player's hand
+        for i in bad - already:  # a card placed elsewhere is not read into the player's hand
             a = actions[i]
             held = hands.get(a.get("player")) if type(a) is dict else None
             c = _card(a.get("card")) if held and a.get("player") in inferred else None

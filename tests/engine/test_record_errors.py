@@ -280,6 +280,17 @@ def test_independent_mistakes_are_each_reported_in_record_order():
     assert [(e["index"], e["player"]) for e in errors] == [(4, "ann"), (11, "bob"), (21, "ann")]
 
 
+def test_a_card_its_holder_plays_twice_stays_in_the_hand_for_the_first_play():
+    # the turn-up played (bob, 19) makes the replay check who holds what; ann's second AH
+    # (10) is the only other error: her first AH (7) is hers to play
+    rec = five_card()
+    rec["actions"][10]["card"] = "AH"
+    rec["actions"][19]["card"] = "9H"
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["card"]) for e in errors] == [(10, "ann", "AH"),
+                                                                      (19, "bob", "9H")]
+
+
 def test_an_exchange_out_of_turn_skips_those_who_kept_their_cards():
     # bob keeps his cards; the record may leave his empty exchange out: cat exchanges next
     rec = five_card()
