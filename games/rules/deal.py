@@ -168,6 +168,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_lead_card',
         '_lead_extra',
         '_led',
+        '_made_up',
         '_miss',
         '_miss_taker',
         '_mode',
@@ -335,6 +336,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._duty_upto = t.duty_upto
         self._lead_extra = t.lead_extra
         self._bold = False
+        self._made_up = False                 # declarations made up after a record error
         self.phase = DECLARE
         self._to_act = -1
         self._declared_order = t.declared_order
@@ -597,14 +599,23 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         (None: not a card, so one that cannot win), and the hand keeps its cards."""
         if self.phase == DECLARE:
             self._declarations_as_played()
+        if self.phase == EXCHANGE:
+            self._exchanges_as_played()
         if self.phase != PLAY and self.phase != OVER:
             self._enter_play(self._to_act if s is None else s)
         if self.phase != PLAY:
             return
         if s is None:
             s = self._to_act
-        elif s != self._to_act and self._lead_card >= 0 and any(p == s for p, _ in self._tcards):
-            self._finish_trick()  # plays again: the record left someone's card out of the trick
+        elif c is not None and (s, c) == self._last_play():
+            return  # the same play written twice in a row
+        elif s != self._to_act and any(p == s for p, _ in self._tcards):
+            # plays again: the record left someone's card out of the trick (the lead too?)
+            if self._lead_card < 0:
+                self._lead_card = lead = self._tcards[0][1]
+                self._led = self._es[lead]
+                self._winner, self._best = self._strongest(self._led)
+            self._finish_trick()
             if self.phase != PLAY:
                 return
         if c is None:
@@ -615,13 +626,30 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         elif s in self._turn and all(p != s for p, _ in self._tcards):
             self._play(s, c, [c], in_turn=False)
 
+    def _last_play(self) -> tuple[int, int] | None:
+        if self._tcards:
+            return self._tcards[-1]
+        return self._tricks[-1][2][-1] if self._tricks and self._tricks[-1][2] else None
+
     def _declarations_as_played(self) -> None:
         """The record goes on to exchanges or play while declarations are missing: whoever
         has cards to play stood, the others passed."""
         for i in self._declared_order:
             if self._decl[i] is None:
                 self._decl[i] = "stand" if self._hands[i] is not None else "pass"
+        self._made_up = True
         self._after_declarations()
+
+    def _exchanges_as_played(self) -> None:
+        """The record goes on to play with a standing dealer's exchange missing: he took the
+        turn-up and kept his cards; the others kept theirs."""
+        for i in self._ex_queue:
+            if i not in self._exchanged and self._dealer_must_take_turnup(i):
+                hand = self._hands[i]
+                if hand is not None:
+                    self._hands[i] = hand + [self.turnup]
+                self._exchanged.add(i)
+        self._close_exchange()
 
     def _cannot_hold(self, s: int, c: int) -> RecordError:
         name = self.seats[s]
@@ -745,13 +773,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 raise self._err("turnup: the card turned after the first trick is needed",
                                 field="turnup")
             self._set_trump(SUIT[self.turnup])  # and it applies to this trick already played
-            es, key, trump = self._es, self._key, self._trump
-            led = es[self._lead_card]
-            best = -1
-            for p, x in self._tcards:
-                k = key[x] if (es[x] == led or es[x] == trump) else 0
-                if k > best:
-                    win, best = p, k
+            win = self._strongest(self._es[self._lead_card])[0]
         self._tricks.append((self._trick_no, self._turn[0], self._tcards, win))
         self._won[win] += 1
         if self._trick_no >= self._hand_size:
@@ -761,6 +783,17 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._begin_trick(win)
         if not self._turn:
             self._end("played")
+
+    def _strongest(self, led: int) -> tuple[int, int]:
+        """(seat, strength) of the best card on the table in a trick led in ``led``; cards
+        neither of that suit nor trumps count nothing, and the first of equals wins."""
+        es, key, trump = self._es, self._key, self._trump
+        win, best = -1, -1
+        for p, x in self._tcards:
+            k = key[x] if (es[x] == led or es[x] == trump) else 0
+            if k > best:
+                win, best = p, k
+        return win, best
 
     # ---------------------------------------------------------------- asking what is legal
     def play_violation(self, player: str, card: str | int) -> str | None:

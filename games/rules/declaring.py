@@ -109,6 +109,8 @@ class Declaring:
             if self._bold and kind == "stand" and self._decl[s] == "stand" \
                     and not self._tcards and not self._tricks:
                 return
+            if self._made_up and self._decl[s] == kind:
+                return  # the record's own late declaration agrees with the one made up for it
             raise self._err(f"{name}: cannot {kind} now, declaring is over", player=name)
         if self._decl[s] is not None:
             raise self._err(f"{name} has already declared ({self._decl[s]})", player=name)

@@ -19,6 +19,7 @@ _MAX_ERRORS = 50
 _SEATED: set[tuple] = set()  # tables already checked by RuleSet.check_seats
 _MISS_ACTIONS = ("take-miss", "defend")
 _PAST_DECLARING = ("play", "exchange")
+_WHOLE_RECORD = frozenset({"turnup", "hands", "miss", "stock", "seats", "dealer", "pool"})
 
 
 def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None = None, *,
@@ -126,8 +127,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                 if e["player"] is None and isinstance(action, Mapping):
                     e["player"] = action.get("player")
             errors.extend(err.errors)
-            if len(errors) >= _MAX_ERRORS or not _carry_on(deal, action):
-                break
+            if len(errors) >= _MAX_ERRORS or not _carry_on(deal, action) \
+                    or any(e["field"] in _WHOLE_RECORD for e in err.errors):
+                break  # (a record field the deal needs, e.g. the turn-up: nothing more to judge)
     errors.extend(deal.deferred_errors)
     if result is not None and not errors:
         _apply_result(deal, result, errors)
@@ -136,17 +138,38 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             deal.finish()
         except RecordError as err:
             errors.extend(err.errors)
-    if errors:  # in record order, the errors of the record as a whole first
-        errors.sort(key=lambda e: -1 if e["index"] is None else e["index"])
-        raise RecordError(errors)
+    if errors:
+        raise RecordError(_in_order(errors))
     return deal.verdict()
+
+
+def _in_order(errors: list[dict]) -> list[dict]:
+    """Errors in record order, those of the record as a whole first; an error repeated word
+    for word at later actions (say, every play after the deal is over) is given once, naming
+    the other actions."""
+    errors.sort(key=lambda e: -1 if e["index"] is None else e["index"])
+    first: dict[str, dict] = {}
+    again: dict[str, list[int]] = {}
+    out = []
+    for e in errors:
+        seen = first.get(e["message"])
+        if seen is None or e["index"] is None or seen["index"] is None:
+            first.setdefault(e["message"], e)
+            out.append(e)
+        else:
+            again.setdefault(e["message"], []).append(e["index"])
+    for message, indices in again.items():
+        e = first[message]
+        e["message"] = f"{message} (the same at action{'s' if len(indices) > 1 else ''} " \
+                       f"{', '.join(map(str, indices))})"
+    return out
 
 
 def _carry_on(deal: Deal, action: Any) -> bool:
     """A refused play or exchange (or, kind "declarations", declarations the record goes
     past): let the deal go on as the record has it, so that what follows is judged in its
-    place and only errors of its own are reported. False when the deal cannot go on at all
-    (the rest of the record is then not judged)."""
+    place and only errors of its own are reported. False when the deal cannot go on (the
+    rest of the record is then not judged: it would only repeat the error)."""
     if not isinstance(action, Mapping) or deal.phase == OVER:
         return True
     s = deal._idx.get(action.get("player")) if type(action.get("player")) is str else None
@@ -161,10 +184,8 @@ def _carry_on(deal: Deal, action: Any) -> bool:
             draw = [c for c in _cards(listed) if c is not None] if type(listed) is list else None
             discard = _cards(action.get("discard") or [])
             deal._exchange_as_recorded(s, [c for c in discard if c is not None], draw)
-    except RecordError:
-        pass  # the record is refused already; what cannot be carried on with is left
     except Exception:  # noqa: BLE001 - a guess that does not fit must not turn a 400 into a 500
-        return False
+        return False  # and what follows could only be judged against a deal that is stuck
     return True
 
 
@@ -282,9 +303,9 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             drawn = draws.get(player, [])
             dealt = [c for c in discards.get(player, []) if c not in cards] + \
                     [c for c in cards if c not in drawn]
-            if turnup is not None and player == dealer and r.turnup_to_dealer \
-                    and r.game != "irish":
-                dealt = [c for c in dealt if c != turnup]
+        if player == dealer and turnup is not None and r.turnup_to_dealer \
+                and r.game != "irish" and turnup in dealt:
+            dealt = [c for c in dealt if c != turnup]  # taken, not dealt (even unrecorded)
         hands[player] = dealt
         inferred.append(player)
     dealer_owns_turnup = (turnup is not None and r.turnup_to_dealer

@@ -271,6 +271,41 @@ def test_a_missing_or_unreadable_action_is_one_error(spoil, expected):
     assert [(e["index"], e["player"], e["card"], e["message"]) for e in errors] == [expected]
 
 
+def test_a_play_written_twice_in_a_row_is_one_error():
+    rec = five_card()
+    rec["actions"].insert(9, dict(rec["actions"][8]))  # bob QH again
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in errors] == [
+        (9, "bob", "QH", "QH is played twice")]
+
+
+def test_an_error_repeated_at_later_actions_is_given_once_naming_them():
+    rec = five_card()
+    rec["actions"] += [{"player": "ann", "action": "play", "card": "2S"},
+                       {"player": "bob", "action": "play", "card": "2D"}]
+    errors = record_errors(rec)
+    assert [(e["index"], e["message"]) for e in errors] == [
+        (22, "play: the deal is already over (the same at action 23)")]
+
+
+def test_a_standing_dealers_missing_exchange_is_one_error():
+    from tests.engine.test_five_card_declare import TURNUP_DEAL
+
+    rec = record(SEATS, "dan", rules=FIVE, turnup="QS", actions=TURNUP_DEAL)
+    del rec["actions"][4]  # dan exchange 2D 3D > 9C; dan still plays the turn-up QS
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (4, "dan", "dan: a standing dealer takes the turn-up; the exchange is missing")]
+
+
+def test_a_late_declaration_that_agrees_with_the_one_made_up_is_not_another_error():
+    rec = five_card()
+    rec["actions"].insert(4, rec["actions"].pop(1))  # bob's stand written after ann's exchange
+    errors = record_errors(rec)
+    assert [(e["index"], e["message"]) for e in errors] == [
+        (3, "ann exchanges before the declarations are over (bob to declare)")]
+
+
 def test_independent_mistakes_are_each_reported_in_record_order():
     rec = five_card()
     rec["actions"][21]["card"] = "2C"            # ann plays the 2C she discarded
