@@ -13,7 +13,7 @@ from typing import Any
 from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
-from .errors import RecordError, record_error
+from .errors import RecordError, not_a_card, record_error
 from .exchanging import Exchanging
 from .flushes import ShowingFlushes, flush_class
 from .options import RuleSet, rules_from
@@ -570,8 +570,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             try:
                 c = card_code(cardtext)
             except ValueError:
-                raise self._err(f"{cardtext!r} is not a card", player=self.seats[s],
-                                card=str(cardtext), field="card") from None
+                raise RecordError([not_a_card(cardtext, player=self.seats[s])]) from None
         self._push_card(s, c, action)
 
     def _push_card(self, s: int, c: int, action: Mapping[str, Any]) -> None:

@@ -28,3 +28,12 @@ class RecordError(ValueError):
 def record_error(message: str, *, index: int | None = None, player: str | None = None,
                  card: str | None = None, field: str | None = None) -> dict[str, Any]:
     return {"index": index, "player": player, "card": card, "field": field, "message": message}
+
+
+def not_a_card(text: Any, *, index: int | None = None, player: str | None = None) -> dict[str, Any]:
+    """The error for a play whose card cannot be read (or is missing)."""
+    if text is None:
+        return record_error("play: the card is missing", index=index, player=player,
+                            field="card")
+    return record_error(f"{text!r} is not a card", index=index, player=player, card=str(text),
+                        field="card")

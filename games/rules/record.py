@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
-from .errors import RecordError, RuleError, record_error
+from .errors import RecordError, RuleError, not_a_card, record_error
 from .options import RuleSet, rules_from
 
 _MAX_ERRORS = 50
@@ -242,8 +242,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             text = a.get("card")
             c = _card(text)
             if c is None:
-                errors.append(record_error(f"{text!r} is not a card", index=i,
-                                           player=player, card=str(text), field="card"))
+                errors.append(not_a_card(text, index=i, player=player))
                 bad.add(i)
                 continue
             if c in seen:

@@ -256,6 +256,7 @@ def _drop(index):
     # a play whose card or player cannot be read still fills its place in the trick
     (_set(11, card="ZZ"), (11, "bob", "ZZ", "'ZZ' is not a card")),
     (_set(11, player="zed"), (11, "zed", None, "player 'zed' is not a seat")),
+    (_set(11, card=None), (11, "bob", None, "play: the card is missing")),
     # a play left out: the next card of a player who has played to the trick names who has
     # not, and the trick is closed without it
     (_drop(9), (9, "ann", "KH", "ann plays twice to trick 1 (cat has not played to it)")),
