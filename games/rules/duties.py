@@ -47,9 +47,7 @@ class Duties:
             raise self._err("turnup: trumps were turned when a player could not follow; the "
                             "turn-up card is needed", field="turnup")
         self._set_trump(SUIT[self.turnup])
-        es, key = self._es, self._key
-        self._best, self._winner = max(((key[x] if es[x] in (led, self._trump) else 0), p)
-                                       for p, x in self._tcards)
+        self._winner, self._best = self._strongest(led)
 
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""

@@ -127,8 +127,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                 if e["player"] is None and isinstance(action, Mapping):
                     e["player"] = action.get("player")
             errors.extend(err.errors)
-            if len(errors) >= _MAX_ERRORS or not _carry_on(deal, action) \
-                    or any(e["field"] in _WHOLE_RECORD for e in err.errors):
+            if len(errors) >= _MAX_ERRORS \
+                    or any(e["field"] in _WHOLE_RECORD for e in err.errors) \
+                    or not _carry_on(deal, action):
                 break  # (a record field the deal needs, e.g. the turn-up: nothing more to judge)
     errors.extend(deal.deferred_errors)
     if result is not None and not errors:
