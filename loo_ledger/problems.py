@@ -98,6 +98,31 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("throttled", 429, "Too many requests", "Retry after `Retry-After` seconds."),
         ProblemType("server-error", 500, "Internal server error",
                     "A bug on our side; nothing was stored."),
+        # the services' own refusals (games.services); generic codes above come first, so
+        # that a bare status still maps to its generic type
+        ProblemType("record-mismatch", 400, "The record disagrees with the session",
+                    "Seats, deal number, dealer, pool or rules in the record differ from what "
+                    "the session knows; `errors` names each field. Nothing was stored."),
+        ProblemType("insufficient-chips", 400, "Not enough chips",
+                    "A player would owe more chips than they hold; record a purchase first "
+                    "(or open the session with `allow_credit`). Each error has `player`, "
+                    "`holds` and `owes`."),
+        ProblemType("deal-number-conflict", 409, "Not the next deal",
+                    "Deals are recorded in order; `current_number` is the last deal recorded "
+                    "and `next_number` the one to send. To change a recorded deal, post a "
+                    "correction."),
+        ProblemType("correction-refused", 409, "Correction refused",
+                    "The corrected deal would make a later deal impossible (`deal` and "
+                    "`errors[].deal` say which). Nothing was changed."),
+        ProblemType("session-closed", 409, "Session closed",
+                    "The session is closed and frozen; only an owner can reopen it "
+                    "(POST .../reopen with a reason)."),
+        ProblemType("session-open", 409, "Session is open",
+                    "Only a closed session can be reopened."),
+        ProblemType("final-deal-required", 409, "Final deal missing",
+                    "The rules say `end_pool: final-deal` and units are left in the pool: "
+                    "record a final deal (everybody stands, no miss, `\"final\": true`) "
+                    "before closing."),
     ]
 }
 

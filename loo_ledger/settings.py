@@ -42,6 +42,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "loo_ledger.problems.ProblemMiddleware",
+    "loo_ledger.slashes.EitherSlashMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -114,6 +115,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "loo_ledger.problems.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "loo_ledger.negotiation.ProblemContentNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "loo_ledger.parsers.StorableJSONParser",
         "rest_framework.parsers.FormParser",

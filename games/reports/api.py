@@ -82,7 +82,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
             OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
             OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404)},
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
         session = self.get_session()
@@ -94,7 +94,8 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                 raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}",
                               errors=[{"field": "table", "message": f"Unknown table {table!r}."}],
                               code="validation-error")
-            name = f"session-{session.pk}-{table}.csv"
+            marked = "" if report.final else "-provisional"  # an open session's figures may change
+            name = f"session-{session.pk}-{table}{marked}.csv"
             return Response(report_csv(report, table),
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
         if fmt == "pdf":
@@ -130,7 +131,7 @@ class ClubResultsView(DownloadView):
             OpenApiParameter("from", OpenApiTypes.DATE), OpenApiParameter("to", OpenApiTypes.DATE),
             OpenApiParameter("format", str, enum=["json", "csv"]),
         ],
-        responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 404)},
+        responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
     )
     def get(self, request: Request, club: str) -> Response:
         date_from = parse_day(request.query_params.get("from"), "from")

@@ -2,6 +2,9 @@
 Django's own 404/500 under /api/. Test-only views are mounted beside the real URLs."""
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
@@ -273,3 +276,23 @@ def test_every_problem_type_uri_has_a_page(code):
 
 def test_unknown_problem_type_page_is_404():
     assert APIClient().get("/problems/no-such-problem").status_code == 404
+
+
+def _problem_codes_raised_in_the_code() -> set[str]:
+    """Every ``code="..."`` a ``Problem(...)`` call in the service code names."""
+    root = Path(__file__).resolve().parents[2]
+    codes: set[str] = set()
+    for package in ("games", "accounts", "loo_ledger"):
+        for source in (root / package).rglob("*.py"):
+            tree = ast.parse(source.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Problem":
+                    codes |= {k.value.value for k in node.keywords
+                              if k.arg == "code" and isinstance(k.value, ast.Constant)}
+    return codes
+
+
+def test_every_problem_code_the_services_raise_has_a_page():
+    raised = _problem_codes_raised_in_the_code()
+    assert {"session-closed", "record-mismatch", "correction-refused"} <= raised  # the scan works
+    assert raised - set(PROBLEM_TYPES) == set()
