@@ -44,6 +44,7 @@ def session_facts(session: GameSession) -> SessionFacts:
     rules = session.resolved_rules or {}
     return SessionFacts(
         club=session.club.slug,
+        club_name=session.club.name,
         session_id=session.pk,
         title=session.name or f"Session {session.pk} of {session.date:%d %B %Y}",
         date=session.date.isoformat(),

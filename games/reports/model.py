@@ -63,6 +63,7 @@ class SessionFacts:
     returned: Mapping[str, int] | None = None  # chips bought back at closing (None: still open)
     warnings: Sequence[str] = ()
     closed_at: str | None = None
+    club_name: str = ""  # the club's display name ("" : its slug is shown)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class BankerLineOut:
 @dataclass(frozen=True)
 class SessionReport:
     club: str
+    club_name: str
     session_id: int | str
     title: str
     date: str
@@ -249,10 +251,9 @@ def build_report(facts: SessionFacts) -> SessionReport:
             series[s].append(chips[s])
         pool_series.append(d.pool_after)
     buy_up_to(10**9)
-    pool_now = pool_series[-1]
-
     won = {s: sum(d.deltas.get(s, 0) for d in deals) for s in seats}
     share = {s: facts.end_pool_shares.get(s, 0) for s in seats}
+    pool_now = pool_series[-1] - sum(share.values())  # a closing split empties the pool
     in_hand = {s: bought[s] + won[s] + share[s] for s in seats}
     final = facts.returned is not None
     results: dict[str, int] = {}
@@ -303,10 +304,14 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "violations": sum(len(d.violations) for d in deals),
         "corrected_deals": sum(1 for d in deals if d.corrected),
         "end_pool": sum(share.values()),
+        "won_chips": sum(won.values()),
+        "chips_now": sum(in_hand.values()),
+        "result_chips": sum(p.result_chips or 0 for p in players),
+        "result_money": sum(results.values()),
     }
     return SessionReport(
-        club=facts.club, session_id=facts.session_id, title=facts.title, date=facts.date,
-        status=facts.status, closed_at=facts.closed_at, final=final, seats=seats,
+        club=facts.club, club_name=facts.club_name or facts.club, session_id=facts.session_id,
+        title=facts.title, date=facts.date, status=facts.status, closed_at=facts.closed_at, final=final, seats=seats,
         banker=facts.banker, chip_value=facts.chip_value, currency=facts.currency,
         rules=dict(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
         end_pool_mode=facts.end_pool_mode, players=players, deals=deals, through_banker=through,

@@ -69,7 +69,11 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     transfers = [{"t": t, "amount": money(t.amount)} for t in report.transfers]
     deals = [{"d": d, "tricks": _pairs(d.tricks_won), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties)} for d in report.deals]
+    totals = report.totals
+    totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
+                    "result": money(totals["result_money"])}
     return {"report": report, "players": players, "banker_lines": banker,
+            "totals_money": totals_money,
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -69,6 +70,9 @@ def test_report_json_matches_hand_totals(closed_session, viewer_client):
     totals = report["totals"]
     assert totals["deals"] == 53
     assert totals["chips_bought"] == totals["chips_returned"] == 340
+    # the closing split emptied the pool of 9: every chip is in a hand
+    assert report["pool_series"][-1] == 9 and report["pool_now"] == 0
+    assert sum(p["chips_now"] for p in report["players"]) == 340
     assert totals["loos_paid"] == kit.EXPECTED["loos_paid"]
     assert totals["penalties_paid"] == kit.EXPECTED["penalties_paid"]
     assert totals["violations"] == 1 and totals["corrected_deals"] == 1
@@ -95,6 +99,8 @@ def test_report_csv_tables_parse(closed_session, player_client):
     assert {r["player"]: int(r["returned_chips"]) for r in players} == kit.EXPECTED["returned"]
     response = player_client.get(base, {"format": "csv", "table": "deals"})
     assert response["Content-Type"].startswith("text/csv")
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="session-{closed_session.pk}-deals.csv"')
     deals = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert len(deals) == 53
     assert sum(int(d["delta_bob"]) for d in deals) == kit.EXPECTED["won"]["bob"]
@@ -138,6 +144,14 @@ def test_report_html_page(closed_session, client, member_for):
     assert 'data-result="-3025"' in html and "-30.25" in html
     assert 'id="chips-chart"' in html and 'id="pool-chart"' in html
     assert "<script" not in html
+    assert "Club <b>Oak Card Club</b>" in html
+    total = html[html.index('<tr id="players-total">'):html.index("</tfoot>")]
+    cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', total)
+    # chips bought, money bought, owed, won in play, pool share, returned, result chips/money
+    assert cells[:8] == ["340", "85.00", "30.00", str(-9), "9", "340", "0",
+                         "0.00"]
+    assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
+    assert 'id="settle-how"' in html
 
 
 def test_open_session_report_is_provisional(hand_session, viewer_client):
@@ -146,6 +160,11 @@ def test_open_session_report_is_provisional(hand_session, viewer_client):
     players = {p["name"]: p for p in report["players"]}
     assert players["ann"]["chips_now"] == 160 - 123 and players["ann"]["result_money"] is None
     assert report["pool_now"] == 9
+    response = viewer_client.get(url(hand_session, "report"), {"format": "csv"})
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="session-{hand_session.pk}-players-provisional.csv"')
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert {r["result_money"] for r in rows} == {""}
 
 
 # --- refusals -------------------------------------------------------------------------------
@@ -248,3 +267,12 @@ def test_close_with_idempotency_key_closes_once(hand_session, scorer_client):
     assert first.status_code == again.status_code == 200
     assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
     assert LedgerEntry.objects.filter(session=hand_session, kind="buyback", account="bank").count() == 1
+
+
+def test_an_unknown_format_is_406_like_an_unknown_accept(closed_session, viewer_client):
+    by_query = viewer_client.get(url(closed_session, "report"), {"format": "xml"})
+    by_header = viewer_client.get(url(closed_session, "report"), HTTP_ACCEPT="application/xml")
+    assert by_query.status_code == by_header.status_code == 406
+    body = by_query.json()
+    assert body["code"] == "not-acceptable" and by_query["Content-Type"] == "application/problem+json"
+    assert "'xml'" in body["detail"] and "csv" in body["detail"] and "pdf" in body["detail"]
