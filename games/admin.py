@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import ChipPurchase, Deal, DealRevision, GameSession, IdempotencyKey, LedgerEntry
+from .models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession, IdempotencyKey, LedgerEntry
 
 
 class ReadOnlyAdminMixin:
@@ -105,6 +105,12 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class ChipPurchaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["session", "player", "chips", "money", "paid", "created_by", "created_at"]
     list_filter = ["paid", "session__club"]
+
+
+@admin.register(ChipPayment)
+class ChipPaymentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["session", "player", "money", "memo", "created_by", "created_at"]
+    list_filter = ["session__club"]
 
 
 @admin.register(IdempotencyKey)

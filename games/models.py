@@ -165,6 +165,27 @@ class ChipPurchase(models.Model):
         constraints = [models.CheckConstraint(condition=Q(chips__gt=0), name="purchase_chips_positive")]
 
 
+class ChipPayment(models.Model):
+    """Money a player hands the banker, after the fact, for chips bought on credit.
+
+    Money, not chips: the chip ledger does not move. Append-only like the ledger: a payment
+    entered by mistake is answered by a negative one (a refund), never edited away.
+    """
+
+    session = models.ForeignKey(GameSession, on_delete=models.PROTECT, related_name="payments")
+    player = models.CharField(max_length=32)
+    money = models.BigIntegerField(help_text="Smallest currency units; negative: a refund.")
+    memo = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(money=0), name="payment_money_not_zero")]
+
+
 class LedgerEntry(models.Model):
     """One line of a posting: ``chips`` (signed) to or from ``account``. Append-only."""
 

@@ -6,7 +6,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import ChipPurchase, Deal, DealRevision, GameSession
+from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import session_next
 from games.services.sessions import MAX_CHIPS, MAX_MONEY
 
@@ -157,6 +157,21 @@ class PurchaseSerializer(serializers.ModelSerializer):
         read_only_fields = ["id", "created_by", "created_at"]
 
     def get_created_by(self, obj: ChipPurchase) -> str | None:
+        return _username(obj.created_by)
+
+
+class PaymentSerializer(serializers.ModelSerializer):
+    created_by = serializers.SerializerMethodField()
+    money = serializers.IntegerField(min_value=-MAX_MONEY, max_value=MAX_MONEY,
+                                     help_text="Smallest currency units paid toward chips bought on "
+                                               "credit; negative: a refund of a mistaken payment.")
+
+    class Meta:
+        model = ChipPayment
+        fields = ["id", "player", "money", "memo", "created_by", "created_at"]
+        read_only_fields = ["id", "created_by", "created_at"]
+
+    def get_created_by(self, obj: ChipPayment) -> str | None:
         return _username(obj.created_by)
 
 

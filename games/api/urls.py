@@ -13,5 +13,6 @@ urlpatterns = [
     path(f"{SESSION}deals/<int:number>/corrections", views.DealCorrectionView.as_view(), name="deal-corrections"),
     path(f"{SESSION}ledger", views.LedgerView.as_view(), name="session-ledger"),
     path(f"{SESSION}purchases/", views.PurchaseListCreateView.as_view(), name="purchase-list"),
+    path(f"{SESSION}payments/", views.PaymentListCreateView.as_view(), name="payment-list"),
     path("replay", views.ReplayView.as_view(), name="replay"),
 ]

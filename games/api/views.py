@@ -6,7 +6,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -14,12 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.tenancy import CanRead, ClubScopedAPIView, ClubScopedGenericAPIView
-from games.models import ChipPurchase, Deal, GameSession
+from games.models import ChipPayment, ChipPurchase, Deal, GameSession
 from games.selectors import deal_get, deal_list, session_get, session_list
 from games.services.deals import Correction, deal_correct, deal_record
 from games.services.engine import engine_replay, record_problem
 from games.services.idempotency import HEADER, idempotent
 from games.services.ledger import ledger_statement
+from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
 
@@ -175,23 +176,47 @@ class LedgerView(SessionScopedMixin, ClubScopedAPIView):
         return Response(ledger_statement(self.get_session()))
 
 
+class SessionMoneyView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+    """A session's purchases or payments, oldest first; POST records one through ``record``."""
+
+    model: type[ChipPurchase | ChipPayment]
+    record: Any  # the service function: (session=, user=, **validated fields) -> the new row
+
+    def select(self) -> QuerySet:
+        return self.model.objects.filter(session=self.get_session()).select_related("created_by")
+
+    @idempotent
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session, data = self.session_and_input(self.serializer_class, request)
+        row = type(self).record(session=session, user=request.user, **data)
+        return Response(self.serializer_class(row).data, status=status.HTTP_201_CREATED)
+
+
+def _money_schema(serializer: type[serializers.Serializer]) -> Any:
+    return extend_schema_view(post=extend_schema(
+        request=serializer, responses={201: serializer, **WRITE_ERRORS}, parameters=[IDEMPOTENCY_PARAM]))
+
+
 @extend_schema(tags=["purchases"])
-class PurchaseListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+@_money_schema(s.PurchaseSerializer)
+class PurchaseListCreateView(SessionMoneyView):
     """Chips bought from the banker: buy-ins and rebuys, paid on the spot or owed."""
 
     serializer_class = s.PurchaseSerializer
     queryset = ChipPurchase.objects.none()
+    model = ChipPurchase
+    record = staticmethod(purchase_record)
 
-    def select(self) -> QuerySet[ChipPurchase]:
-        return ChipPurchase.objects.filter(session=self.get_session()).select_related("created_by")
 
-    @extend_schema(request=s.PurchaseSerializer, responses={201: s.PurchaseSerializer, **WRITE_ERRORS},
-                   parameters=[IDEMPOTENCY_PARAM])
-    @idempotent
-    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session, data = self.session_and_input(s.PurchaseSerializer, request)
-        purchase = purchase_record(session=session, user=request.user, **data)
-        return Response(s.PurchaseSerializer(purchase).data, status=status.HTTP_201_CREATED)
+@extend_schema(tags=["purchases"])
+@_money_schema(s.PaymentSerializer)
+class PaymentListCreateView(SessionMoneyView):
+    """Money paid later toward chips bought on credit (negative: a refund); no chip moves."""
+
+    serializer_class = s.PaymentSerializer
+    queryset = ChipPayment.objects.none()
+    model = ChipPayment
+    record = staticmethod(payment_record)
 
 
 @extend_schema(tags=["replay"], request=s.ReplayRequestSerializer,

@@ -8,6 +8,7 @@ from django.db.models import Count, Q
 from accounts.models import Member
 from games.models import ChipPurchase, Deal, GameSession
 from games.reports.model import DealFacts, Purchase, SessionFacts, SessionReport, build_report
+from games.services.ledger import paid_later
 
 CLUB_BANKER = "club"
 
@@ -45,6 +46,7 @@ def session_facts(session: GameSession) -> SessionFacts:
     return SessionFacts(
         club=session.club.slug,
         club_name=session.club.name,
+        paid_later=paid_later(session),
         session_id=session.pk,
         title=session.name or f"Session {session.pk} of {session.date:%d %B %Y}",
         date=session.date.isoformat(),

@@ -64,6 +64,7 @@ class SessionFacts:
     warnings: Sequence[str] = ()
     closed_at: str | None = None
     club_name: str = ""  # the club's display name ("" : its slug is shown)
+    paid_later: Mapping[str, int] = field(default_factory=dict)  # money paid after buying on credit
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
         bought[p.player] += p.chips
         bought_money[p.player] += p.money
         paid_money[p.player] += p.money if p.paid else 0
+    for player, money in facts.paid_later.items():
+        paid_money[player] += money
 
     # Chips in hand after each deal: purchases land after the deal count they name.
     chips = {s: 0 for s in seats}

@@ -15,7 +15,16 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Sum
 
-from games.models import BANK, POOL, ChipPurchase, Deal, DealRevision, GameSession, LedgerEntry
+from games.models import (
+    BANK,
+    POOL,
+    ChipPayment,
+    ChipPurchase,
+    Deal,
+    DealRevision,
+    GameSession,
+    LedgerEntry,
+)
 
 Kind = LedgerEntry.Kind
 
@@ -299,18 +308,35 @@ def ledger_check(session: GameSession) -> list[str]:
     return problems
 
 
+def paid_later(session: GameSession) -> dict[str, int]:
+    """Seat -> money paid after the fact (payments less refunds)."""
+    rows = (ChipPayment.objects.filter(session=session).values("player")
+            .annotate(total=Sum("money")).values_list("player", "total"))
+    return {player: int(total) for player, total in rows}
+
+
+def money_owed(session: GameSession) -> dict[str, int]:
+    """Seat -> money still owed for chips: purchases on credit less what was paid later."""
+    owed = {seat: 0 for seat in session.seats}
+    for player, money in ChipPurchase.objects.filter(session=session, paid=False).values_list(
+            "player", "money"):
+        owed[player] = owed.get(player, 0) + int(money)
+    for player, money in paid_later(session).items():
+        owed[player] = owed.get(player, 0) - money
+    return owed
+
+
+
 def ledger_statement(session: GameSession) -> dict[str, Any]:
     """Everything ``GET .../ledger`` shows: the timeline, the totals and the invariant check."""
     rows = ledger_timeline(session)
     balances = ledger_balances(session)
     purchased: dict[str, int] = {seat: 0 for seat in session.seats}
     money: dict[str, int] = {seat: 0 for seat in session.seats}
-    owed: dict[str, int] = {seat: 0 for seat in session.seats}
     for p in ChipPurchase.objects.filter(session=session):
         purchased[p.player] = purchased.get(p.player, 0) + p.chips
         money[p.player] = money.get(p.player, 0) + p.money
-        if not p.paid:
-            owed[p.player] = owed.get(p.player, 0) + p.money
+    owed = money_owed(session)
     problems = ledger_check(session)
     return {
         "session": session.pk,

@@ -20,7 +20,7 @@ MAX_CHIPS = 1_000_000_000
 MAX_MONEY = 10**15
 
 
-def _invalid(errors: list[dict[str, Any]]) -> Problem:
+def invalid(errors: list[dict[str, Any]]) -> Problem:
     detail = errors[0]["message"] if len(errors) == 1 else f"{len(errors)} errors."
     return Problem(400, detail=detail, errors=errors, code="validation-error")
 
@@ -81,7 +81,7 @@ def session_create(
         elif not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
     if errors:
-        raise _invalid(errors)
+        raise invalid(errors)
     resolved = rules_resolve(rules)
     rules_check_seats(resolved, seats)
     session = GameSession.objects.create(
@@ -117,7 +117,7 @@ def purchase_record(
     if money is not None and (not isinstance(money, int) or not 0 <= money <= MAX_MONEY):
         errors.append({"field": "money", "message": "money is a whole number of the smallest currency unit, not negative."})
     if errors:
-        raise _invalid(errors)
+        raise invalid(errors)
     if money is None:
         money = chips * locked.chip_value
     purchase = ChipPurchase.objects.create(

@@ -11,9 +11,10 @@ from games.settlement.money import SettlementError, format_money
 class BankerLine:
     """One player's account with the banker at the end of the session (minor units).
 
-    `owed` is what the player bought on credit (bought - paid on the spot); `buyback` is what
-    the banker pays for the chips returned. `banker_pays` = buyback - owed: positive, the
-    banker hands that much over; negative, the player hands the banker its absolute value.
+    `owed` is what the player still owes for chips (bought less what was paid, on the spot or
+    later); `buyback` is what the banker pays for the chips returned. `banker_pays` = buyback -
+    owed: positive, the banker hands that much over; negative, the player hands the banker its
+    absolute value.
     """
 
     player: str
@@ -58,7 +59,7 @@ def banker_settlement(
         result = buyback - bought
         total_result += result
         is_banker = seat == banker
-        why = (f"bought {_m(bought)} ({_m(paid)} paid on the spot, {_m(owed)} owed), "
+        why = (f"bought {_m(bought)} ({_m(paid)} paid, {_m(owed)} owed), "
                f"chips bought back for {_m(buyback)}")
         if is_banker:
             why += "; as banker keeps the difference"

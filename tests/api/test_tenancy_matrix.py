@@ -53,6 +53,7 @@ ENDPOINTS: dict[str, dict[str, str]] = {
     SESSION + "deals/<int:number>/corrections": {"post": RECORD},
     SESSION + "ledger": {"get": READ},
     SESSION + "purchases/": {"get": READ, "post": RECORD},
+    SESSION + "payments/": {"get": READ, "post": RECORD},
     SESSION + "report": {"get": READ},
     SESSION + "close": {"post": RECORD},
     SESSION + "reopen": {"post": OWNER},

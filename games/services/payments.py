@@ -1,0 +1,46 @@
+"""Money paid later for chips bought on credit, and what each player still owes for chips.
+
+A purchase with ``paid=False`` is money owed to the banker; a ``ChipPayment`` pays some or all
+of it off (a negative one refunds a payment entered by mistake). No chip moves: the chip
+ledger is untouched, only the money figures of the ledger statement and the report change.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games.models import ChipPayment, GameSession
+from games.services.ledger import money_owed, paid_later, session_lock
+from games.services.sessions import MAX_MONEY, invalid, require_open
+
+
+@transaction.atomic
+def payment_record(*, session: GameSession, player: str, money: int, memo: str = "",
+                   user: Any = None) -> ChipPayment:
+    """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
+
+    Refused (400) when the player is not seated, the amount is zero, or it would pay more than
+    is owed or refund more than was paid; the session must be open, as for a purchase.
+    """
+    locked = session_lock(session)
+    require_open(locked)
+    if player not in locked.seats:
+        raise invalid([{"field": "player", "player": player,
+                        "message": f"'{player}' is not seated in this session."}])
+    if not isinstance(money, int) or isinstance(money, bool) or money == 0 \
+            or abs(money) > MAX_MONEY:
+        raise invalid([{"field": "money", "player": player,
+                        "message": "money is a whole, non-zero number of the smallest currency "
+                                   "unit (negative: a refund)."}])
+    owed = money_owed(locked).get(player, 0)
+    if money > owed:
+        raise invalid([{"field": "money", "player": player,
+                        "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
+    paid = paid_later(locked).get(player, 0)
+    if -money > paid:
+        raise invalid([{"field": "money", "player": player,
+                        "message": f"{player} has paid {paid} later and cannot be refunded "
+                                   f"{-money}."}])
+    return ChipPayment.objects.create(session=locked, player=player, money=money,
+                                      memo=memo[:200], created_by=user)

@@ -1,0 +1,115 @@
+"""Money paid later toward chips bought on credit: what is owed drops, no chip moves, the
+report's banker lines follow; refunds answer a mistaken payment (the table is append-only)."""
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, transaction
+
+from games.models import ChipPayment, GameSession, LedgerEntry
+from games.services.ledger import ledger_balances
+
+from .conftest import problem, session_url
+
+pytestmark = pytest.mark.django_db
+
+KEY = "7d1f0c7e-0000-4000-8000-0000000000pa"
+
+
+@pytest.fixture
+def owing(oak_session, scorer_client):
+    """oak_session where bob bought 15 chips (150) on credit."""
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "bob", "chips": 15, "paid": False}, format="json")
+    assert response.status_code == 201, response.content
+    return oak_session
+
+
+def pay(client, session, player, money, **extra):
+    return client.post(session_url(session, "payments/"), {"player": player, "money": money, **extra},
+                       format="json", headers=extra.pop("headers", None))
+
+
+def owed(client, session) -> dict[str, int]:
+    return client.get(session_url(session, "ledger")).json()["totals"]["owed"]
+
+
+def test_a_payment_lowers_what_is_owed_and_moves_no_chip(owing, scorer_client):
+    entries, balances = LedgerEntry.objects.count(), ledger_balances(owing)
+    response = pay(scorer_client, owing, "bob", 60, memo="cash at the break")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert (data["player"], data["money"], data["memo"], data["created_by"]) == (
+        "bob", 60, "cash at the break", "sam")
+    assert owed(scorer_client, owing) == {"ann": 0, "bob": 90, "cat": 0, "dan": 0}
+    assert LedgerEntry.objects.count() == entries and ledger_balances(owing) == balances
+    listed = scorer_client.get(session_url(owing, "payments/")).json()["results"]
+    assert [(p["player"], p["money"]) for p in listed] == [("bob", 60)]
+
+
+def test_the_report_counts_it_as_paid(owing, scorer_client):
+    pay(scorer_client, owing, "bob", 60)
+    report = scorer_client.get(session_url(owing, "report")).json()
+    bob = next(p for p in report["players"] if p["name"] == "bob")
+    # 20 chips bought at the start (200, paid) + 15 on credit (150): 260 paid, 90 owed
+    assert (bob["bought_money"], bob["paid_money"], bob["owed_money"]) == (350, 260, 90)
+    assert report["totals"]["money_owed"] == 90
+
+
+def test_paying_off_the_rest_and_a_refund(owing, scorer_client):
+    assert pay(scorer_client, owing, "bob", 150).status_code == 201
+    assert owed(scorer_client, owing)["bob"] == 0
+    assert pay(scorer_client, owing, "bob", -50, memo="counted twice").status_code == 201
+    assert owed(scorer_client, owing)["bob"] == 50
+
+
+@pytest.mark.parametrize("player, money, message", [
+    ("bob", 151, "bob owes 150 for chips and cannot pay 151"),
+    ("ann", 1, "ann owes 0 for chips and cannot pay 1"),
+    ("bob", -1, "bob has paid 0 later and cannot be refunded 1"),
+    ("bob", 0, "non-zero"),
+    ("zed", 10, "'zed' is not seated"),
+])
+def test_refusals_name_the_player_and_store_nothing(owing, scorer_client, player, money, message):
+    data = problem(pay(scorer_client, owing, player, money), 400)
+    assert data["code"] == "validation-error"
+    assert message in data["errors"][0]["message"]
+    assert not ChipPayment.objects.exists()
+
+
+def test_a_closed_session_refuses_payments(owing, scorer_client):
+    GameSession.objects.filter(pk=owing.pk).update(status="closed")
+    assert problem(pay(scorer_client, owing, "bob", 10), 409)["code"] == "session-closed"
+    assert not ChipPayment.objects.exists()
+
+
+def test_a_viewer_may_read_but_not_pay(owing, viewer_client):
+    assert problem(pay(viewer_client, owing, "bob", 10), 403)["code"] == "permission-denied"
+    assert viewer_client.get(session_url(owing, "payments/")).status_code == 200
+
+
+def test_a_retried_payment_is_stored_once(owing, scorer_client):
+    first = pay(scorer_client, owing, "bob", 40, headers={"Idempotency-Key": KEY})
+    again = pay(scorer_client, owing, "bob", 40, headers={"Idempotency-Key": KEY})
+    assert first.status_code == again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert ChipPayment.objects.count() == 1 and owed(scorer_client, owing)["bob"] == 110
+
+
+def test_payments_are_append_only(owing, scorer_client):
+    pay(scorer_client, owing, "bob", 40)
+    payment = ChipPayment.objects.get()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ChipPayment.objects.filter(pk=payment.pk).update(money=999)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        payment.delete()
+    assert ChipPayment.objects.get().money == 40
+
+
+def test_at_closing_the_banker_lines_count_the_payment(owing, scorer_client):
+    pay(scorer_client, owing, "bob", 60)
+    closed = scorer_client.post(session_url(owing, "close"), {"reason": "home time"}, format="json")
+    assert closed.status_code == 200, closed.content
+    report = scorer_client.get(session_url(owing, "report")).json()
+    bob = next(b for b in report["through_banker"] if b["player"] == "bob")
+    # no deal played: bob hands back his 35 chips (350) and still owes 90 for them
+    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (90, 350, 260)
