@@ -10,7 +10,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession, IdempotencyKey, LedgerEntry
+from .models import (
+    ChipPayment,
+    ChipPurchase,
+    Deal,
+    DealRevision,
+    GameSession,
+    IdempotencyKey,
+    LedgerEntry,
+)
 
 
 class ReadOnlyAdminMixin:
