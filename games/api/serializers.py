@@ -180,6 +180,7 @@ class LedgerRowSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="deal | purchase | end-pool | buyback")
     deal = serializers.IntegerField(allow_null=True)
     dealer = serializers.CharField(allow_null=True)
+    revision = serializers.IntegerField(allow_null=True, help_text="A deal's current revision (above 1: corrected).")
     changes = serializers.DictField(child=serializers.IntegerField(), help_text="Account -> chips moved.")
     balances = serializers.DictField(child=serializers.IntegerField(), help_text="Each player's chips after this step.")
     pool = serializers.IntegerField()

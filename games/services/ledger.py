@@ -188,6 +188,7 @@ class TimelineRow:
     kind: str  # "deal" | "purchase" | "end-pool" | "buyback" | ...
     deal: int | None = None
     dealer: str | None = None
+    revision: int | None = None  # a deal's current revision: above 1, it was corrected
     changes: dict[str, int] = field(default_factory=dict)
     balances: dict[str, int] = field(default_factory=dict)  # seats, pool and bank after this row
 
@@ -195,7 +196,7 @@ class TimelineRow:
         seats = {k: v for k, v in self.balances.items() if k not in (POOL, BANK)}
         return {
             "position": self.position, "kind": self.kind, "deal": self.deal, "dealer": self.dealer,
-            "changes": self.changes, "balances": seats,
+            "revision": self.revision, "changes": self.changes, "balances": seats,
             "pool": self.balances.get(POOL, 0), "issued": -self.balances.get(BANK, 0),
         }
 
@@ -204,8 +205,10 @@ def ledger_timeline(session: GameSession) -> list[TimelineRow]:
     """Balances after every step in play order, computed from the ledger itself."""
     rows: dict[int, TimelineRow] = {}
     for deal in Deal.objects.filter(session=session).select_related("current"):
+        current = deal.current
         rows[deal.posting] = TimelineRow(
-            deal.posting, "deal", deal.number, deal.current.dealer if deal.current else None
+            deal.posting, "deal", deal.number, current.dealer if current else None,
+            current.revision if current else None,
         )
     entries = (
         LedgerEntry.objects.filter(session=session)

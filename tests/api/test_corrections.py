@@ -12,7 +12,7 @@ import pytest
 from games.models import DealRevision, GameSession, LedgerEntry
 from games.services.ledger import ledger_balances, ledger_timeline
 
-from .conftest import DEAL1, DEAL2, DEAL3, DELTAS, deals_url, example, problem, rec
+from .conftest import DEAL1, DEAL2, DEAL3, DELTAS, deals_url, example, problem, rec, session_url
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +69,11 @@ def test_ledger_rows_show_the_corrected_deals_at_their_place(played, scorer_clie
     deals = [r for r in ledger_timeline(played) if r.kind == "deal"]
     assert [r.balances["pool"] for r in deals] == [3, 3, 0]
     assert deals[0].changes == {"ann": 1, "bob": 1, "cat": -2, "dan": -3, "pool": 3}
+    # deal 1 corrected and deal 2 re-settled have new revisions (deal 3 kept its figures),
+    # and the ledger answer says so
+    rows = scorer_client.get(session_url(played, "ledger")).json()["rows"]
+    assert [(r["deal"], r["revision"]) for r in rows if r["kind"] == "deal"] == [(1, 2), (2, 2), (3, 1)]
+    assert {r["revision"] for r in rows if r["kind"] == "purchase"} == {None}
     reversals = LedgerEntry.objects.filter(session=played, kind="reversal")
     assert sorted((e.deal.number, e.account, e.chips) for e in reversals if e.deal.number == 1) == sorted([
         (1, "ann", -2), (1, "bob", -1), (1, "cat", 6), (1, "dan", 3), (1, "pool", -6)])
