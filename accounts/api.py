@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import update_session_auth_hash
 from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -16,8 +17,8 @@ from rest_framework.views import APIView
 
 from .login_limits import LoginRateThrottle
 from .models import Club, Member
-from .serializers import ClubSerializer, MemberSerializer, TokenSerializer
-from .services import club_create
+from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
+from .services import club_create, password_change
 from .tenancy import ClubScopedGenericAPIView, IsClubOwner
 
 
@@ -64,6 +65,27 @@ class ObtainTokenView(APIView):
     def delete(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeView(APIView):
+    """POST: change your password. Every token of yours is revoked and a new one answered, so
+    other clients must log in again; this browser session stays logged in."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [LoginRateThrottle]  # the old password is a password guess too
+
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses={200: TokenSerializer,
+                   429: OpenApiResponse(description="Too many tries from this address.")},
+        summary="Change your password", tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        data = PasswordChangeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = password_change(user=request.user, **data.validated_data)
+        update_session_auth_hash(request._request, request.user)
+        return Response({"token": token.key, "username": request.user.get_username()})
 
 
 @extend_schema(tags=["clubs"])

@@ -17,6 +17,15 @@ class TokenSerializer(serializers.Serializer):
     username = serializers.CharField(read_only=True)
 
 
+class PasswordChangeSerializer(serializers.Serializer):
+    """The body of ``POST /api/v1/auth/password/``."""
+
+    old_password = serializers.CharField(write_only=True, trim_whitespace=False,
+                                         style={"input_type": "password"})
+    new_password = serializers.CharField(write_only=True, trim_whitespace=False, max_length=128,
+                                         style={"input_type": "password"})
+
+
 class ClubSerializer(serializers.ModelSerializer):
     """A club, with the caller's own role in it."""
 

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from rest_framework.authtoken.models import Token
 
 from loo_ledger.problems import Problem
 
@@ -36,3 +39,23 @@ def member_ensure(
         defaults={"role": role, "user": user, "display_name": display_name or name.title()},
     )
     return member
+
+
+@transaction.atomic
+def password_change(*, user: Any, old_password: str, new_password: str) -> Token:
+    """Change ``user``'s password; every client holding the old token is logged out and the
+    caller gets a new one. The old password must be right and the new one pass the
+    project's password validators (400 naming the field otherwise)."""
+    if not user.check_password(old_password):
+        raise Problem(400, detail="The current password is wrong.", code="validation-error",
+                      errors=[{"field": "old_password", "message": "Wrong password."}])
+    try:
+        validate_password(new_password, user)
+    except ValidationError as err:
+        raise Problem(400, detail=" ".join(err.messages), code="validation-error",
+                      errors=[{"field": "new_password", "message": m} for m in err.messages]
+                      ) from None
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)

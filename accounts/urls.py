@@ -5,6 +5,7 @@ from . import api
 
 urlpatterns = [
     path("auth/token/", api.ObtainTokenView.as_view(), name="auth-token"),
+    path("auth/password/", api.PasswordChangeView.as_view(), name="auth-password"),
     path("clubs/", api.ClubListCreateView.as_view(), name="club-list"),
     path("clubs/<slug:club>/", api.ClubDetailView.as_view(), name="club-detail"),
     path("clubs/<slug:club>/members/", api.MemberListCreateView.as_view(), name="member-list"),

@@ -37,6 +37,7 @@ ENDPOINTS: dict[str, dict[str, str]] = {
     "api/v1/docs/": {"get": PUBLIC},
     "api/v1/redoc/": {"get": PUBLIC},
     "api/v1/auth/token/": {"post": PUBLIC, "delete": AUTH},
+    "api/v1/auth/password/": {"post": AUTH},
     "api/v1/replay": {"post": AUTH},
     "api/v1/clubs/": {"get": AUTH, "post": AUTH},
     CLUB: {"get": READ, "put": OWNER, "patch": OWNER},
