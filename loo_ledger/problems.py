@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.signals import got_request_exception
 from django.db import IntegrityError
@@ -83,6 +85,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "Your role in this club may not do this (see the roles table)."),
         ProblemType("not-found", 404, "Not found",
                     "No such resource, or it belongs to a club you are not a member of."),
+        ProblemType("payload-too-large", 413, "Request body too large",
+                    "The body is larger than the service reads at once "
+                    "(`DATA_UPLOAD_MAX_MEMORY_SIZE`); a large session file goes up as a raw "
+                    "`application/x-ndjson` (or multipart) upload to the imports endpoint."),
         ProblemType("method-not-allowed", 405, "Method not allowed",
                     "This endpoint does not support this HTTP method."),
         ProblemType("not-acceptable", 406, "Not acceptable",
@@ -258,6 +264,13 @@ def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
         return exceptions.PermissionDenied(*exc.args)
     if isinstance(exc, DjangoValidationError):
         return exceptions.ValidationError(as_serializer_error(exc))
+    if isinstance(exc, RequestDataTooBig):
+        return Problem(413, detail=f"The request body is larger than the "
+                       f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes this service reads; send "
+                       "a large session file as a raw upload (see docs/settlement.md).",
+                       code="payload-too-large")
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        return exceptions.ParseError(str(exc))
     if isinstance(exc, IntegrityError) and _is_unique_violation(exc):
         # A uniqueness race lost to a concurrent writer; the transaction was rolled back.
         # (Any other integrity error is a bug and stays a 500.)

@@ -30,7 +30,16 @@ class JSONLinesParser(BaseParser):
     media_type = "application/x-ndjson"
 
     def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[override]
-        return {"source": stream.read().decode("utf-8")}
+        raw = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
+        if len(raw) > MAX_FILE_BYTES:
+            raise Problem(413, detail="The session file is larger than 20 MB.",
+                          code="payload-too-large")
+        try:
+            return {"source": raw.decode("utf-8")}
+        except UnicodeDecodeError as exc:
+            raise Problem(400, detail=f"The session file is not UTF-8 text (byte {exc.start}).",
+                          errors=[{"field": "source", "message": "Not UTF-8."}],
+                          code="validation-error") from None
 
 
 class JSONLParser(JSONLinesParser):

@@ -54,7 +54,7 @@ class Line:
     """One meaningful line of the file: a deal record or a purchase."""
 
     number: int  # line number in the file, from 1
-    kind: str  # "deal" | "purchase"
+    kind: str  # "deal" | "purchase" | "unreadable" (taken for a deal) | "bad" (not a deal)
     data: dict[str, Any]
 
 
@@ -66,7 +66,7 @@ class SessionFile:
 
     @property
     def deals(self) -> int:
-        return sum(1 for x in self.lines if x.kind != "purchase")
+        return sum(1 for x in self.lines if x.kind in ("deal", "unreadable"))
 
 
 class ImportRefused(Exception):
@@ -83,27 +83,34 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
 
 
 def parse_session_file(text: str) -> SessionFile:
-    """Split the file into header and lines. An unreadable line is kept (kind "unreadable", taken
-    for a deal line) with its error, so validation still checks and reports every other line."""
+    """Split the file into header and lines. A bad line is kept with its error, so validation
+    still checks and reports every other line: an unreadable one (kind "unreadable") is taken
+    for a deal line; a purchase or a second header that cannot be used (kind "bad") is not."""
     header: dict[str, Any] | None = None
     sf = SessionFile({})
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         if not raw.strip():
             continue
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
             data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
+        except RecursionError:
+            data, problem = None, "not JSON that can be read: nested too deeply"
         else:
             problem = None if isinstance(data, dict) else "each line must be a JSON object"
             if problem is None and holds_nul(data):  # jsonb cannot store it
                 problem = "a string holds a NUL character (\\u0000), which cannot be stored"
+        not_a_deal = isinstance(data, dict) and header is not None and (
+            "purchase" in data or data.get("format") == SESSION_FORMAT)
+        if problem is None and not_a_deal and "purchase" not in data:
+            problem = "a second session header: a file holds one session"
         if problem:
             if header is None:
                 header = {}
                 sf.errors.append(_err(number, f"the session header is unreadable: {problem}"))
             else:
-                sf.lines.append(Line(number, "unreadable", {}))
+                sf.lines.append(Line(number, "bad" if not_a_deal else "unreadable", {}))
                 sf.errors.append(_err(number, problem))
         elif header is None:
             header = data
@@ -174,6 +181,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     number = 0
     total = sf.deals
     for line in sf.lines:
+        if line.kind == "bad":
+            continue  # its error is already listed; it is not a deal
         if line.kind == "purchase":
             p = line.data
             if p.get("player") not in seats or not isinstance(p.get("chips"), int) or p["chips"] < 1:
@@ -181,7 +190,11 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             else:
                 held[p["player"]] += p["chips"]
             continue
-        number += 1
+        stated = line.data.get("number")
+        if carry is None and type(stated) is int and stated >= 1:
+            number = stated  # after a bad line, the record says where it stands
+        else:
+            number += 1
         carry = _check_deal(line, number, carry, table, held, errors, bool(h.get("allow_credit")))
         if progress:
             progress("validating", number, total)

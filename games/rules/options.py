@@ -228,14 +228,24 @@ def _ante(name: str, value: Any, errors: list[str]) -> tuple[int, int] | None:
         errors.append(f"{name}: must be {{\"dealer\": units, \"each\": units}}, not {value!r}")
         return None
     dealer, each = value.get("dealer", 0), value.get("each", 0)
-    if not (_is_int(dealer) and _is_int(each) and dealer >= 0 and each >= 0):
-        errors.append(f"{name}: dealer and each must be whole units >= 0, not {dict(value)!r}")
+    if not (_is_units(dealer) and _is_units(each)):
+        errors.append(f"{name}: dealer and each must be whole units from 0 to {MAX_UNITS:,}, "
+                      f"not {dict(value)!r}")
         return None
     return (dealer, each)
 
 
+#: the most units one option may name (an ante, a loo, a cap): beyond any real table, and far
+#: enough inside a 64-bit integer that no settlement built from them can overflow a ledger
+MAX_UNITS = 1_000_000_000
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_units(value: Any) -> bool:
+    return _is_int(value) and 0 <= value <= MAX_UNITS
 
 
 def _build(options: Mapping[str, Any]) -> RuleSet:
@@ -272,8 +282,9 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
                 errors.append(f"{name}: must be true or false, not {value!r}")
         elif name in ANTES:
             value = _ante(name, value, errors)
-        elif name in INTEGERS and value is not None and not (_is_int(value) and value >= 0):
-            errors.append(f"{name}: must be a whole number of units >= 0, not {value!r}")
+        elif name in INTEGERS and value is not None and not _is_units(value):
+            errors.append(f"{name}: must be a whole number of units from 0 to {MAX_UNITS:,}, "
+                          f"not {value!r}")
         values[name] = value
     # options that belong to other games must keep this game's default
     for name, games in APPLIES.items():

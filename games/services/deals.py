@@ -79,13 +79,28 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     return rec
 
 
+#: the largest pool a deal revision can hold (its pool columns are 32-bit integers)
+MAX_POOL = 2_147_483_647
+
+
 def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool) -> dict[str, Any]:
+    """The verdict of a deal to be stored; refused (400) when its pool would outgrow the ledger,
+    as an unlimited loo doubling the pool deal after deal eventually does."""
     from games.rules import RecordError
 
     try:
-        return engine_replay(record, session.resolved_rules, pool=pool, first_of_series=first_of_series)
+        verdict = engine_replay(record, session.resolved_rules, pool=pool, first_of_series=first_of_series)
     except RecordError as exc:
         raise record_problem(exc) from exc
+    st = verdict["settlement"]
+    largest = max(st["pool"], st["pool_after"])
+    if largest > MAX_POOL:
+        number = record.get("number")
+        message = (f"Deal {number} would make the pool {largest:,} units; the ledger holds at most "
+                   f"{MAX_POOL:,}. Close the session (or cap the loo) before the pool grows so large.")
+        raise Problem(400, "Pool too large", detail=message, code="validation-error",
+                      errors=[{"field": "record", "message": message}])
+    return verdict
 
 
 def _revision_create(

@@ -213,3 +213,52 @@ def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
     assert job["errors"][0]["message"] == \
         "a string holds a NUL character (\\u0000), which cannot be stored"
     assert GameSession.objects.count() == 0
+
+
+def _inserted(after: int, *raw: str) -> str:
+    """The session file with raw lines inserted after line ``after`` (1-based)."""
+    lines = [json.dumps(x) for x in kit.session_lines()]
+    return "\n".join(lines[:after] + list(raw) + lines[after:]) + "\n"
+
+
+@pytest.mark.parametrize("stray", [
+    "null",
+    "[1, 2]",
+    json.dumps({"purchase": {"player": "dan", "chips": 5, "memo": "a\u0000b"}}),
+    json.dumps(kit.session_lines()[0]),  # the header again
+])
+def test_a_stray_line_is_one_error_not_a_cascade(scorer_client, django_capture_on_commit_callbacks,
+                                                stray):
+    from games.models import GameSession
+
+    response = post_file(scorer_client, _inserted(5, stray), django_capture_on_commit_callbacks)
+    job = response.json()
+    assert job["status"] == "failed"
+    assert [e["line"] for e in job["errors"]] == [6], job["errors"]
+    assert GameSession.objects.count() == 0
+
+
+def test_a_byte_order_mark_is_read_past(scorer_client, django_capture_on_commit_callbacks):
+    response = post_file(scorer_client, "\ufeff" + kit.session_file(4),
+                         django_capture_on_commit_callbacks)
+    assert (response.json()["status"], response.json()["total"]) == ("done", 4)
+
+
+def test_a_raw_file_that_is_not_utf8_is_a_400(scorer_client):
+    from games.imports.models import ImportJob
+
+    body = kit.session_file(2).encode() + b"\xe9"
+    response = scorer_client.generic("POST", IMPORTS, body, content_type="application/x-ndjson")
+    assert response.status_code == 400 and response["Content-Type"] == "application/problem+json"
+    assert "not UTF-8" in response.json()["detail"] and not ImportJob.objects.exists()
+
+
+def test_a_raw_file_over_the_limit_is_a_413(scorer_client, monkeypatch):
+    from games.imports import api
+    from games.imports.models import ImportJob
+
+    monkeypatch.setattr(api, "MAX_FILE_BYTES", 1000)
+    response = scorer_client.generic("POST", IMPORTS, kit.session_file(4),
+                                     content_type="application/x-ndjson")
+    assert response.status_code == 413 and response.json()["code"] == "payload-too-large"
+    assert not ImportJob.objects.exists()

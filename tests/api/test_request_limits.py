@@ -1,0 +1,60 @@
+"""Bodies no client should send get a problem, never a 500: too large (413), nested too deep
+(400), option amounts beyond any table (400 rule-error), a pool the ledger cannot hold (400)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.models import Deal
+
+from .conftest import problem
+
+pytestmark = pytest.mark.django_db
+
+RECORD = {"format": "loo-deal/1", "seats": ["ann", "bob", "cat"], "dealer": "cat",
+          "turnup": "9C", "result": {"tricks": {"ann": 3}}}
+
+
+def test_a_body_over_the_upload_limit_is_a_413(scorer_client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    body = json.dumps({"record": dict(RECORD, note="x" * 20_000), "rules": {"preset": "three-card"}})
+    data = problem(scorer_client.post("/api/v1/replay", body, content_type="application/json"), 413)
+    assert data["code"] == "payload-too-large" and "10,000 bytes" in data["detail"]
+
+
+@pytest.mark.parametrize("depth", [40, 100_000])
+def test_json_nested_too_deep_is_a_400(scorer_client, depth):
+    body = '{"record": ' + "[" * depth + "]" * depth + ', "rules": {"preset": "three-card"}}'
+    data = problem(scorer_client.post("/api/v1/replay", body, content_type="application/json"), 400)
+    assert data["code"] == "malformed-request" and "nested deeper than 32" in data["detail"]
+
+
+def test_ordinary_nesting_is_read(scorer_client):
+    response = scorer_client.post("/api/v1/replay", {"record": RECORD, "rules": {"preset": "three-card"}},
+                                  format="json")
+    assert response.status_code == 200, response.content
+
+
+@pytest.mark.parametrize("option", [{"loo_amount": 10**30}, {"single_loo": 10**9 + 1},
+                                    {"ante": {"dealer": 10**12, "each": 0}}])
+def test_an_option_amount_beyond_any_table_is_a_rule_error(scorer_client, option):
+    data = problem(scorer_client.post("/api/v1/replay", {"record": RECORD,
+                                                         "rules": {"preset": "three-card", **option}},
+                                      format="json"), 400)
+    assert data["code"] == "rule-error" and "1,000,000,000" in data["detail"]
+
+
+def test_a_pool_the_ledger_cannot_hold_is_refused(make_session, post_deal):
+    session = make_session(rules={"preset": "three-card", "ante": {"dealer": 10**9, "each": 0},
+                                  "loo_amount": 10**9}, allow_credit=True)
+    # P = 1e9: ann 2 tricks, bob 1 (333,333,333 a trick, 1 left), cat and dan looed 1e9 each
+    first = post_deal(session, 1, {"format": "loo-deal/1", "dealer": "cat", "turnup": "9C",
+                                   "result": {"tricks": {"ann": 2, "bob": 1}}})
+    assert first.status_code == 201, first.content
+    assert first.json()["verdict"]["settlement"]["pool_after"] == 2_000_000_001
+    # deal 2 adds dan's ante: P = 3,000,000,001, beyond the ledger's 2,147,483,647
+    data = problem(post_deal(session, 2, {"format": "loo-deal/1", "dealer": "dan", "turnup": "9C",
+                                          "result": {"tricks": {"ann": 3}}}), 400)
+    assert "3,000,000,001" in data["detail"] and "2,147,483,647" in data["detail"]
+    assert Deal.objects.filter(session=session).count() == 1
