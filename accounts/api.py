@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -84,7 +85,8 @@ class PasswordChangeView(APIView):
         data = PasswordChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = password_change(user=request.user, **data.validated_data)
-        update_session_auth_hash(request._request, request.user)
+        if isinstance(request.successful_authenticator, SessionAuthentication):
+            update_session_auth_hash(request._request, token.user)  # this browser stays in
         return Response({"token": token.key, "username": request.user.get_username()})
 
 

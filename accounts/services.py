@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -46,6 +47,7 @@ def password_change(*, user: Any, old_password: str, new_password: str) -> Token
     """Change ``user``'s password; every client holding the old token is logged out and the
     caller gets a new one. The old password must be right and the new one pass the
     project's password validators (400 naming the field otherwise)."""
+    user = get_user_model().objects.select_for_update().get(pk=user.pk)  # one change at a time
     if not user.check_password(old_password):
         raise Problem(400, detail="The current password is wrong.", code="validation-error",
                       errors=[{"field": "old_password", "message": "Wrong password."}])

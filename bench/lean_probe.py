@@ -27,10 +27,12 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
+from engine import Item
 from floor import floor_deal
 from stages import best_seconds, cached_items
 
@@ -61,7 +63,7 @@ _OUT_OF_SCOPE = frozenset({"hands", "miss", "stock", "result", "redeal", "final"
 _DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})
 
 
-def _card(text) -> str:
+def _card(text: Any) -> str:
     """Canonical name of a card in the record (the engine's CODE, then parse_card)."""
     c = CANON.get(text) if type(text) is str else None
     if c is None:
@@ -72,7 +74,7 @@ def _card(text) -> str:
     return c
 
 
-def _cards(texts) -> list[str]:
+def _cards(texts: Any) -> list[str]:
     if type(texts) is not list:
         raise LeanError("must be a list of cards")
     try:
@@ -81,7 +83,7 @@ def _cards(texts) -> list[str]:
         return [_card(t) for t in texts]
 
 
-def _not_a_play(a) -> bool:
+def _not_a_play(a: Any) -> bool:
     """After the exchanges, only plays (raises for anything else)."""
     kind = a.get("action") if type(a) is dict else None
     if kind in ("flush", "irregularity"):
@@ -91,7 +93,7 @@ def _not_a_play(a) -> bool:
     raise LeanError(f"unknown action {kind!r}")
 
 
-def _play_slow(a) -> tuple:
+def _play_slow(a: Any) -> tuple[Any, str, Any]:
     """A play the fast path could not read: the card in any spelling, or the error."""
     if type(a) is not dict or a.get("action") != "play":
         _not_a_play(a)
@@ -101,7 +103,7 @@ def _play_slow(a) -> tuple:
     return a.get("player"), _card(c), a
 
 
-def _declaration_problem(a, due: str, seats) -> None:
+def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
     kind = a.get("action") if type(a) is dict else None
     if kind in _DECLARATIONS:
         if a.get("player") not in seats:
@@ -413,12 +415,12 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
 
 
 # ------------------------------------------------------------------ checking (never timed)
-def engine_verdict(item, text=None) -> dict:
+def engine_verdict(item: Item, text: str | None = None) -> dict:
     return replay(json.loads(item.text if text is None else text), item.rules, pool=item.pool,
                   first_of_series=item.first_of_series)
 
 
-def check_equal(items) -> list:
+def check_equal(items: list[Item]) -> list[Item]:
     """Assert lean == engine on every deal lean handles; it may decline only the deals that
     end in a flush (the brief allows it: 5 of the 1,000). Returns the deals it handles."""
     handled = []
@@ -478,7 +480,7 @@ def _mutants(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
     return out
 
 
-def check_mutants(items, per_kind: dict) -> None:
+def check_mutants(items: list[Item], per_kind: dict) -> None:
     rng = random.Random(7)
     for item in items:
         for kind, m in _mutants(json.loads(item.text), rng):
@@ -502,7 +504,7 @@ def check_mutants(items, per_kind: dict) -> None:
 
 
 # ------------------------------------------------------------------ timing
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-mutations", action="store_true")

@@ -176,8 +176,9 @@ class ChipPayment(models.Model):
     player = models.CharField(max_length=32)
     money = models.BigIntegerField(help_text="Smallest currency units; negative: a refund.")
     memo = models.CharField(max_length=200, blank=True)
+    # PROTECT, not SET_NULL: the table refuses the UPDATE that SET_NULL would make
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -38,6 +38,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.html import escape
 from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
@@ -92,7 +93,8 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("method-not-allowed", 405, "Method not allowed",
                     "This endpoint does not support this HTTP method."),
         ProblemType("not-acceptable", 406, "Not acceptable",
-                    "No representation matches the Accept header."),
+                    "No representation matches the Accept header or the `?format=` asked for; "
+                    "`detail` names the formats this URL offers."),
         ProblemType("conflict", 409, "Conflict",
                     "The request conflicts with the current state (e.g. a deal number already "
                     "taken, a request still in flight); `detail` says what is current."),
@@ -325,8 +327,15 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     set_rollback()
     response = Response(body, status=api_exc.status_code, headers=headers)
     renderer = getattr(request, "accepted_renderer", None)
-    if renderer is None or getattr(renderer, "format", None) == "json":
-        response.content_type = PROBLEM_CONTENT_TYPE
+    fmt = getattr(renderer, "format", None)
+    if fmt == "api":
+        return response  # the browsable API shows the problem on its own page
+    if fmt != "json" and request is not None:
+        # a page, a schema or a file was asked for (or no format could be agreed): the problem
+        # is still JSON
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = PROBLEM_CONTENT_TYPE
+    response.content_type = PROBLEM_CONTENT_TYPE
     return response
 
 

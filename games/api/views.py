@@ -1,7 +1,8 @@
 """Thin REST views: parse, call a service or selector, serialize. Errors are problem+json."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -180,7 +181,8 @@ class SessionMoneyView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIVi
     """A session's purchases or payments, oldest first; POST records one through ``record``."""
 
     model: type[ChipPurchase | ChipPayment]
-    record: Any  # the service function: (session=, user=, **validated fields) -> the new row
+    #: the service that records one: (session=, user=, **validated fields) -> the new row
+    record: ClassVar[Callable[..., ChipPurchase | ChipPayment]]
 
     def select(self) -> QuerySet:
         return self.model.objects.filter(session=self.get_session()).select_related("created_by")

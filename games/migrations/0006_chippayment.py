@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 ('money', models.BigIntegerField(help_text='Smallest currency units; negative: a refund.')),
                 ('memo', models.CharField(blank=True, max_length=200)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='payments', to='games.gamesession')),
             ],
             options={

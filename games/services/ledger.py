@@ -329,7 +329,6 @@ def money_owed(session: GameSession) -> dict[str, int]:
     return owed
 
 
-
 def ledger_statement(session: GameSession) -> dict[str, Any]:
     """Everything ``GET .../ledger`` shows: the timeline, the totals and the invariant check."""
     rows = ledger_timeline(session)

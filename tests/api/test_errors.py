@@ -296,3 +296,10 @@ def test_every_problem_code_the_services_raise_has_a_page():
     raised = _problem_codes_raised_in_the_code()
     assert {"session-closed", "record-mismatch", "correction-refused"} <= raised  # the scan works
     assert raised - set(PROBLEM_TYPES) == set()
+
+
+@pytest.mark.parametrize("url", ["/api/v1/docs/", "/api/v1/redoc/", "/api/v1/schema/"])
+def test_an_unknown_format_on_a_docs_page_is_a_json_problem(url):
+    response = APIClient().get(url, {"format": "nope"})
+    data = problem(response, 406)
+    assert data["code"] == "not-acceptable" and "'nope'" in data["detail"]

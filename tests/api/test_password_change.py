@@ -79,3 +79,35 @@ def test_guessing_the_current_password_meets_the_login_limit(scorer_client):
     refused = _change(scorer_client, TEST_PASSWORD, NEW, REMOTE_ADDR=address)
     assert problem(refused, 429)["code"] == "throttled" and refused["Retry-After"]
     assert get_user_model().objects.get(username="sam").check_password(TEST_PASSWORD)
+
+
+def test_a_token_client_gets_no_session_cookie(scorer_client):
+    response = _change(scorer_client, TEST_PASSWORD, NEW)
+    assert response.status_code == 200 and "sessionid" not in response.cookies
+
+
+def test_other_browser_sessions_are_logged_out(club):
+    sam = get_user_model().objects.get(username="sam")
+    here, elsewhere = Client(), Client()
+    here.force_login(sam)
+    elsewhere.force_login(sam)
+    assert here.post(URL, {"old_password": TEST_PASSWORD, "new_password": NEW},
+                     content_type="application/json").status_code == 200
+    assert here.get("/api/v1/clubs/").status_code == 200
+    assert elsewhere.get("/api/v1/clubs/").status_code in (401, 403)
+
+
+def test_a_browser_post_without_the_csrf_token_is_refused(club):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(get_user_model().objects.get(username="sam"))
+    response = browser.post(URL, {"old_password": TEST_PASSWORD, "new_password": NEW},
+                            content_type="application/json")
+    assert response.status_code == 403
+    assert get_user_model().objects.get(username="sam").check_password(TEST_PASSWORD)
+
+
+@pytest.mark.parametrize("new, says", [("12345678901", "entirely numeric"),
+                                       ("password123", "too common")])
+def test_weak_new_passwords_are_refused(scorer_client, new, says):
+    data = problem(_change(scorer_client, TEST_PASSWORD, new), 400)
+    assert any(says in e["message"] for e in data["errors"]), data["errors"]

@@ -113,3 +113,21 @@ def test_at_closing_the_banker_lines_count_the_payment(owing, scorer_client):
     bob = next(b for b in report["through_banker"] if b["player"] == "bob")
     # no deal played: bob hands back his 35 chips (350) and still owes 90 for them
     assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (90, 350, 260)
+
+
+def test_a_refund_cannot_exceed_what_was_paid(owing, scorer_client):
+    pay(scorer_client, owing, "bob", 40)
+    data = problem(pay(scorer_client, owing, "bob", -41), 400)
+    assert "bob has paid 40 later and cannot be refunded 41" in data["errors"][0]["message"]
+    assert pay(scorer_client, owing, "bob", -40).status_code == 201
+    assert owed(scorer_client, owing)["bob"] == 150
+
+
+def test_the_recorder_of_a_payment_cannot_be_deleted_from_under_it(owing, scorer_client):
+    from django.contrib.auth import get_user_model
+    from django.db.models import ProtectedError
+
+    pay(scorer_client, owing, "bob", 40)
+    with pytest.raises(ProtectedError), transaction.atomic():
+        get_user_model().objects.get(username="sam").delete()
+    assert ChipPayment.objects.get().created_by.username == "sam"
