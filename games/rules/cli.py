@@ -39,6 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
     except (OSError, UnicodeDecodeError) as err:
         sys.stderr.write(f"python -m games.rules: cannot read {args.file}: "
                          f"{getattr(err, 'strerror', None) or err}\n")

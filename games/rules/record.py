@@ -46,7 +46,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         if table is not None and len(_SEATED) < 1024:
             _SEATED.add(table)
     dealer = record.get("dealer")
-    if dealer not in seats:
+    if dealer is None:
+        errors.append(record_error("dealer: the record names no dealer", field="dealer"))
+    elif dealer not in seats:
         errors.append(record_error(f"dealer: {dealer!r} is not a seat", field="dealer"))
     in_record = record.get("pool")
     if in_record is not None and (not isinstance(in_record, int) or isinstance(in_record, bool)
@@ -58,8 +60,12 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                                    field="pool"))
     if pool is None:
         pool = in_record if isinstance(in_record, int) else 0
+    number = record.get("number", 1)
+    if type(number) is not int or number < 1:  # "1" must not quietly mean "not the first deal"
+        errors.append(record_error(f"number: {number!r} is not a deal number (1, 2, ...)",
+                                   field="number"))
     if first_of_series is None:
-        first_of_series = record.get("number", 1) == 1
+        first_of_series = number == 1
     sits_out = record.get("sits_out") or []
     if not isinstance(sits_out, list) or any(p not in seats for p in sits_out):
         errors.append(record_error("sits_out: must list seated players", field="sits_out"))

@@ -1,7 +1,9 @@
 """Replaying a session file (JSON Lines): a header, then deal records in order.
 
 The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
-whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error.
+whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error, named
+by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
+chips between a player and the banker, not the pool, so the replay passes over it.
 """
 from __future__ import annotations
 
@@ -55,6 +57,8 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
             continue
+        if "purchase" in data:
+            continue  # chips bought from the banker: nothing the deals are judged on
         number += 1
         record = dict(data)
         record.setdefault("seats", seats)
@@ -65,7 +69,8 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
                             f"expected {dealer}")
         if problems:
-            raise RecordError([record_error(p, field=p.split(":")[0]) for p in problems])
+            raise RecordError([dict(record_error(p, field=p.split(":")[0]), line=line_no,
+                                    deal=number) for p in problems])
         record["dealer"] = dealer
         if redeal:
             record.setdefault("redeal", True)
@@ -74,7 +79,7 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             verdict = replay(record, rules, pool=pool, first_of_series=first)
         except RecordError as err:
             for e in err.errors:
-                e["deal"] = number
+                e["line"], e["deal"] = line_no, number
             raise
         verdict["number"] = number
         following = verdict["next"]

@@ -204,6 +204,27 @@ def test_a_record_error_in_a_session_names_its_deal():
     second["actions"][0]["player"] = "zed"
     errors = _session_errors(lines[:2] + [json.dumps(second)])
     assert errors[0]["deal"] == 2 and errors[0]["index"] == 0, errors
+    assert errors[0]["line"] == 3  # the header, deal 1, deal 2
+
+
+def test_purchase_lines_are_passed_over_and_lines_still_counted():
+    lines = session_lines()
+    buy = json.dumps({"purchase": {"player": "dan", "chips": 20, "paid": False}})
+    assert list(replay_session([lines[0], buy, lines[1], buy, lines[2]])) == \
+        list(replay_session(lines))
+    second = json.loads(lines[2])
+    second["dealer"] = "cat"
+    errors = _session_errors([lines[0], buy, lines[1], buy, json.dumps(second)])
+    assert (errors[0]["line"], errors[0]["deal"]) == (5, 2), errors
+    assert errors[0]["message"] == "dealer: deal 2 is dealt by cat, expected ann"
+
+
+def test_a_byte_order_mark_before_the_header_is_read_past(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text("\ufeff" + "\n".join(session_lines()) + "\n", encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 0, done.stdout
+    assert len(done.stdout.splitlines()) == len(session_lines()) - 1
 
 
 def test_blank_lines_in_a_session_file_are_skipped():

@@ -360,3 +360,22 @@ def test_the_deal_itself_refuses_a_discard_named_twice():
         deal.push({"player": "ann", "action": "exchange", "discard": ["2C", "2C"]})
     assert caught.value.errors[0]["message"] == "ann discards 2C twice"
     assert caught.value.errors[0]["card"] == "2C"
+
+
+def test_a_record_without_a_dealer_says_so():
+    rec = five_card()
+    del rec["dealer"]
+    errors = record_errors(rec)
+    assert [(e["field"], e["message"]) for e in errors] == [
+        ("dealer", "dealer: the record names no dealer")]
+
+
+@pytest.mark.parametrize("number", ["1", 0, -2, 1.0, True])
+def test_a_deal_number_that_is_not_one_is_refused_not_read_as_a_later_deal(number):
+    errors = record_errors(five_card(number=number))
+    assert [(e["field"], e["message"]) for e in errors] == [
+        ("number", f"number: {number!r} is not a deal number (1, 2, ...)")]
+
+
+def test_a_later_deal_number_is_no_error():
+    assert replay(five_card(number=7))["status"] == "valid"
