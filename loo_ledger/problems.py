@@ -127,6 +127,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "(POST .../reopen with a reason)."),
         ProblemType("session-open", 409, "Session is open",
                     "Only a closed session can be reopened."),
+        ProblemType("duplicate-import", 409, "Already imported",
+                    "This club imported the very same session file before; `session` and `job` "
+                    "name what it made. POST again with `?allow_duplicate=true` to import it "
+                    "once more as a new session."),
         ProblemType("final-deal-required", 409, "Final deal missing",
                     "The rules say `end_pool: final-deal` and units are left in the pool: "
                     "record a final deal (everybody stands, no miss, `\"final\": true`) "

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,6 +16,7 @@ from accounts.tenancy import CanRecord, ClubScopedAPIView
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
+from games.imports.services import import_job_create
 from games.imports.tasks import publish
 from games.services.idempotency import idempotent
 from loo_ledger.parsers import StorableJSONParser
@@ -103,15 +104,16 @@ class ImportListView(ClubScopedAPIView):
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
-                   parameters=[IDEMPOTENCY_PARAM],
+                   parameters=[IDEMPOTENCY_PARAM, OpenApiParameter(
+                       "allow_duplicate", bool, description="Import a file this club has "
+                       "imported before again, as a new session (else 409 duplicate-import).")],
                    responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
     @idempotent
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
-        with transaction.atomic():
-            job = ImportJob.objects.create(club=self.club, created_by=request.user,
-                                           source=source, filename=filename[:200])
-            publish(job.pk)
+        allow = str(request.query_params.get("allow_duplicate", "")).lower() in ("1", "true", "yes")
+        job = import_job_create(club=self.club, user=request.user, source=source,
+                                filename=filename, allow_duplicate=allow)
         job.refresh_from_db()  # eager mode ran the task already
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})

@@ -78,6 +78,29 @@ class ImportRefused(Exception):
         super().__init__(self.detail)
 
 
+def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
+                      allow_duplicate: bool = False) -> ImportJob:
+    """Queue the import of a session file. The very file this club has imported already is
+    refused (409 naming the session it made) unless ``allow_duplicate``: a second upload is
+    almost always a scorer's slip, and it would store every deal twice."""
+    from games.imports.tasks import publish
+
+    earlier = None if allow_duplicate else (
+        ImportJob.objects.filter(club=club, status=ImportJob.Status.DONE, source=source)
+        .order_by("pk").first())
+    if earlier is not None:
+        raise Problem(409, "Already imported",
+                      detail=f"This file was imported already as session {earlier.session_id} "
+                             f"(import {earlier.pk}). Send allow_duplicate=true to import it "
+                             "again as a new session.",
+                      code="duplicate-import", session=earlier.session_id, job=earlier.pk)
+    with transaction.atomic():
+        job = ImportJob.objects.create(club=club, created_by=user, source=source,
+                                       filename=filename[:200])
+        publish(job.pk)
+    return job
+
+
 def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"line": line, "message": message, **{k: v for k, v in extra.items() if v is not None}}
 

@@ -167,6 +167,13 @@ def test_import_session_command(club, tmp_path):
     with pytest.raises(CommandError, match="failed"):
         call_command("import_session", str(bad), "--club", "oak", "--no-progress",
                      stdout=io.StringIO(), stderr=io.StringIO())
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(kit.session_file(2).encode() + b"\xe9")
+    for path, says in ((tmp_path / "missing.jsonl", "cannot read"), (latin, "not UTF-8")):
+        with pytest.raises(CommandError, match=says):
+            call_command("import_session", str(path), "--club", "oak", "--no-progress",
+                         stdout=io.StringIO(), stderr=io.StringIO())
+    assert ImportJob.objects.count() == 2  # the good file's job and the bad JSON's
 
 
 def test_export_report_command(hand_session, tmp_path):
@@ -262,3 +269,32 @@ def test_a_raw_file_over_the_limit_is_a_413(scorer_client, monkeypatch):
                                      content_type="application/x-ndjson")
     assert response.status_code == 413 and response.json()["code"] == "payload-too-large"
     assert not ImportJob.objects.exists()
+
+
+def test_the_same_file_twice_is_refused_unless_allowed(scorer_client, django_capture_on_commit_callbacks):
+    from games.models import GameSession
+
+    text = kit.session_file(4)
+    first = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert first["status"] == "done"
+    again = scorer_client.post(IMPORTS, {"source": text}, format="json")
+    assert again.status_code == 409 and again["Content-Type"] == "application/problem+json"
+    body = again.json()
+    assert (body["code"], body["session"], body["job"]) == ("duplicate-import", first["session"],
+                                                            first["id"])
+    assert GameSession.objects.count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        allowed = scorer_client.post(f"{IMPORTS}?allow_duplicate=true", {"source": text},
+                                     format="json")
+    assert allowed.status_code == 202
+    assert scorer_client.get(allowed.json()["url"]).json()["status"] == "done"
+    assert GameSession.objects.count() == 2
+
+
+def test_a_failed_import_does_not_block_the_same_file(scorer_client, django_capture_on_commit_callbacks):
+    from games.imports.models import ImportJob
+
+    text = lines_with({3: '{"oops'})
+    assert post_file(scorer_client, text, django_capture_on_commit_callbacks).json()["status"] == "failed"
+    assert post_file(scorer_client, text, django_capture_on_commit_callbacks).json()["status"] == "failed"
+    assert ImportJob.objects.count() == 2

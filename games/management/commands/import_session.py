@@ -33,7 +33,14 @@ class Command(BaseCommand):
             if user is None:
                 raise CommandError(f"no user {opts['user']!r}")
         path = opts["file"]
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        except OSError as err:
+            raise CommandError(f"cannot read {path}: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise CommandError(f"{path} is not UTF-8 text (byte {err.start})") from None
+        if "\x00" in text:
+            raise CommandError(f"{path} holds a NUL character, which cannot be stored")
         job = ImportJob.objects.create(club=club, created_by=user, source=text,
                                        filename="stdin" if path == "-" else Path(path).name)
         bar = None if opts["no_progress"] else ProgressBar(self.stderr)
