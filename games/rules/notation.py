@@ -11,7 +11,9 @@
     cat ! exposed-card 8C  ... "kind": "exposed-card", "card": "8C"
 
 ``actions_from_text(actions_to_text(actions)) == actions`` for every action in canonical form
-(cards written ``TH``); lines may also be separated by ``;``.
+(cards written ``TH``); lines may also be separated by ``;``. A seat whose name holds a space
+or a ``#`` is written in double quotes (``"mary ann" stand``); a name holding ``"``, ``;`` or
+a line break has no compact form.
 """
 from __future__ import annotations
 
@@ -25,9 +27,18 @@ from .errors import RecordError, record_error
 _DECLARATIONS = ("stand", "pass", "take-miss", "defend", "fold")
 
 
+def _seat_text(player: Any) -> str:
+    """A seat as the notation writes it: bare, or in double quotes if it holds a space or #."""
+    if isinstance(player, str) and re.fullmatch(r'[^\s";#]+', player):
+        return player
+    if isinstance(player, str) and re.fullmatch(r'[^\s";]([^";\r\n]*[^\s";])?', player):
+        return f'"{player}"'
+    raise ValueError(f"no compact form for the seat {player!r}")
+
+
 def action_to_text(action: Mapping[str, Any]) -> str:
     """One record action as a line of the compact notation."""
-    player, kind = action["player"], action["action"]
+    player, kind = _seat_text(action["player"]), action["action"]
     if kind in _DECLARATIONS and len(action) == 2:
         return f"{player} {kind}"
     if kind == "play" and set(action) <= {"player", "action", "card", "say"}:
@@ -62,9 +73,15 @@ def _card(word: str, line: int) -> str:
 
 def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     """One compact line back into a record action (RecordError if it is not one)."""
-    words = text.split()
+    stripped = text.strip()
+    if stripped.startswith('"'):  # a quoted seat: "mary ann" stand
+        end = stripped.find('"', 1)
+        player, words = (stripped[1:end], stripped[end + 1:].split()) if end > 1 else ("", [])
+        words = [player, *words] if player and words else []
+    else:
+        words = stripped.split()
     if len(words) < 2:
-        raise RecordError([record_error(f"line {line}: cannot read {text.strip()!r}",
+        raise RecordError([record_error(f"line {line}: cannot read {stripped!r}",
                                         field="actions")])
     player, verb, rest = words[0], words[1], words[2:]
     if verb == "miss":

@@ -322,6 +322,22 @@ def test_compact_notation_round_trips_with_json_and_refuses_gibberish():
     assert len(caught.value.errors) == 2
 
 
+def test_a_seat_with_a_space_is_quoted_and_read_back():
+    actions = [{"player": "mary ann", "action": "stand"},
+               {"player": "mary ann", "action": "exchange", "discard": ["2C"], "draw": ["4H"]},
+               {"player": "#7", "action": "play", "card": "AS"},
+               {"player": "o'neil", "action": "play", "card": "KS"}]
+    text = actions_to_text(actions)
+    assert text.splitlines() == ['"mary ann" stand', '"mary ann" exchange 2C > 4H', '"#7" AS',
+                                 "o'neil KS"]
+    assert actions_from_text(text) == actions
+    for seat in ('say "hi"', "a;b", " ann", "ann\nbob", ""):
+        with pytest.raises(ValueError, match="no compact form for the seat"):
+            actions_to_text([{"player": seat, "action": "stand"}])
+    with pytest.raises(RecordError, match="cannot read"):
+        actions_from_text('"mary ann stand')
+
+
 def test_command_line_converts_between_json_and_compact_actions(tmp_path):
     path = tmp_path / "deal.json"
     path.write_text(json.dumps({"actions": acts("ann stand; bob pass; ann AH")}))
