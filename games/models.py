@@ -110,8 +110,10 @@ class DealRevision(models.Model):
     cause = models.CharField(max_length=10, choices=Cause.choices, default=Cause.RECORDED)
     reason = models.TextField(blank=True)
     engine_version = models.CharField(max_length=20, blank=True)
+    # PROTECT, not SET_NULL: the table is append-only and refuses SET_NULL's update (deactivate
+    # a login instead of deleting it)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 
-from games.models import Deal, LedgerEntry
+from games.models import Deal, DealRevision, LedgerEntry
 from games.services.ledger import LedgerLine, ledger_balances, ledger_check, ledger_post
 
 from .conftest import DELTAS, TABLE, problem, session_url
@@ -179,3 +179,12 @@ def test_transactional_tests_may_write_ledger_rows(make_session):
     games/management/commands/flush.py (a failure would show as an error in teardown)."""
     session = make_session()
     assert LedgerEntry.objects.filter(session=session).count() == 8
+
+
+def test_the_recorder_of_a_deal_cannot_be_deleted_from_under_it(played):
+    from django.contrib.auth import get_user_model
+    from django.db.models import ProtectedError
+
+    with pytest.raises(ProtectedError), transaction.atomic():
+        get_user_model().objects.get(username="sam").delete()
+    assert DealRevision.objects.filter(created_by__username="sam").exists()
