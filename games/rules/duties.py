@@ -158,8 +158,9 @@ class Duties:
             if self._civil:
                 for x in hand:
                     if es[x] == trump and x != pam:
-                        return ("pam-not-civil", (f"played Pam after \"Pam be civil\" holding the "
-                                 f"trump {NAME[x]}"))
+                        why = ("to the led ace of trumps (Pam must be civil)"
+                               if r.pam_be_civil == "automatic" else "after \"Pam be civil\"")
+                        return ("pam-not-civil", f"played Pam {why} holding the trump {NAME[x]}")
             return None
         for x in hand:
             if es[x] == led and x != pam:

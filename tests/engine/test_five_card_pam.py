@@ -275,3 +275,16 @@ def test_must_trump_counts_pam_as_the_trump_a_void_player_must_play():
                           "bob": ["JC", "6D", "7D", "8C", "9C"]})
     assert deal.legal_plays("bob") == ["JC"]
     assert deal.play_violation("bob", "6D") == "failed-to-trump"
+
+
+@pytest.mark.parametrize(("mode", "text", "evidence"), [
+    ("binding", CIVIL, 'played Pam after "Pam be civil" holding the trump 5S'),
+    ("automatic", CIVIL.replace(" civil", ""),
+     "played Pam to the led ace of trumps (Pam must be civil) holding the trump 5S"),
+])
+def test_the_evidence_says_why_pam_had_to_be_civil(mode, text, evidence):
+    from games.rules import replay
+
+    verdict = replay(record("ann bob cat dan", "dan", rules={**FIVE, "pam_be_civil": mode},
+                            pool=10, turnup="2S", actions=text))
+    assert [v["evidence"] for v in verdict["violations"]] == [evidence]
