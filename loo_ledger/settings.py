@@ -18,9 +18,32 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
+                               "(see deploy/env.example)")
+
+# Served over TLS only (the default once DEBUG is off): secure cookies, HTTPS redirects and HSTS.
+# Behind the TLS proxy (LOO_NUM_PROXIES > 0) the proxy's X-Forwarded-Proto says the scheme.
+LOO_HTTPS = env_bool("LOO_HTTPS", not DEBUG)
+if LOO_HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("LOO_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("LOO_HSTS_SECONDS", "3600"))  # raise once it works
+    # whether every subdomain is TLS-only, and preloading, are the domain owner's calls: off
+    # unless asked for, and then `check --deploy` need not warn about them
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("LOO_HSTS_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("LOO_HSTS_PRELOAD", False)
+    SILENCED_SYSTEM_CHECKS = ["security.W005"] * (not SECURE_HSTS_INCLUDE_SUBDOMAINS) + \
+        ["security.W021"] * (not SECURE_HSTS_PRELOAD)
+    if int(os.environ.get("LOO_NUM_PROXIES", "0")) > 0:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
     "django.contrib.admin",

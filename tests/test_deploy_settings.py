@@ -1,0 +1,51 @@
+"""The production settings of deploy/env.example pass Django's deployment checks, and the
+service refuses to start without a secret key once DEBUG is off."""
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("DJANGO_", "LOO_", "DATABASE_URL", "CELERY_", "CACHE_URL"))}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**clean, **env}, check=False)
+
+
+def _production(**extra: str) -> dict[str, str]:
+    return {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "loo.example.org", "LOO_NUM_PROXIES": "1", **extra}
+
+
+def test_the_production_settings_pass_the_deployment_checks():
+    done = _manage("check", "--deploy", "--fail-level", "WARNING", **_production())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_the_settings_behind_the_proxy_are_secure():
+    code = ("from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, "
+            "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, "
+            "s.SECURE_PROXY_SSL_HEADER)")
+    done = _manage("shell", "-v", "0", "-c", code, **_production())
+    assert done.stdout.split("\n")[0] == "True True True 3600 ('HTTP_X_FORWARDED_PROTO', 'https')"
+
+
+def test_without_a_secret_key_production_refuses_to_start():
+    env = _production()
+    del env["DJANGO_SECRET_KEY"]
+    done = _manage("check", **env)
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in done.stderr
+
+
+def test_the_development_default_stays_plain_http():
+    done = _manage("shell", "-v", "0", "-c", "from django.conf import settings as s; "
+                   "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)")
+    assert done.stdout.split("\n")[0] == "True False False"
