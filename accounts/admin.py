@@ -1,17 +1,44 @@
-"""Admin pages for clubs and their members."""
+"""Admin pages for clubs and their members.
+
+The admin keeps the rules the REST API keeps: a member's name never changes (deal records use
+it), members are never deleted (unlink the login instead), and a club always keeps an owner who
+can log in.
+"""
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Club, Member
 
 
+class MemberForm(forms.ModelForm):
+    class Meta:
+        model = Member
+        fields = ["club", "name", "display_name", "role", "user"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        member = self.instance
+        if member.pk is not None and member.leaves_club_without_owner(
+                role=data.get("role", member.role), user=data.get("user")):
+            raise forms.ValidationError("A club must keep at least one owner with a login.")
+        return data
+
+
 class MemberInline(admin.TabularInline):
+    """The club's members, to look at; each is changed on its own page."""
+
     model = Member
     extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = True
     fields = ["name", "display_name", "role", "user", "created_at"]
-    readonly_fields = ["created_at"]
-    autocomplete_fields = ["user"]
+    readonly_fields = fields
 
 
 @admin.register(Club)
@@ -28,9 +55,15 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(Member)
 class MemberAdmin(admin.ModelAdmin):
+    form = MemberForm
     list_display = ["name", "club", "role", "user", "display_name", "created_at"]
     list_filter = ["role", "club"]
     search_fields = ["name", "display_name", "user__username", "club__slug"]
     list_select_related = ["club", "user"]
     autocomplete_fields = ["user"]
-    readonly_fields = ["created_at"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Member | None = None) -> list[str]:
+        return ["club", "name", "created_at"] if obj is not None else ["created_at"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Member | None = None) -> bool:
+        return False  # deal records name members: unlink the login instead

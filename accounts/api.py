@@ -68,11 +68,12 @@ class ObtainTokenView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PasswordChangeView(APIView):
+class PasswordChangeView(generics.GenericAPIView):
     """POST: change your password. Every token of yours is revoked and a new one answered, so
     other clients must log in again; this browser session stays logged in."""
 
     permission_classes = [IsAuthenticated]
+    serializer_class = PasswordChangeSerializer  # the browsable API's form
     throttle_classes = [LoginRateThrottle]  # the old password is a password guess too
 
     @extend_schema(
@@ -82,7 +83,7 @@ class PasswordChangeView(APIView):
         summary="Change your password", tags=["auth"],
     )
     def post(self, request: Request) -> Response:
-        data = PasswordChangeSerializer(data=request.data)
+        data = self.get_serializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = password_change(user=request.user, **data.validated_data)
         if isinstance(request.successful_authenticator, SessionAuthentication):

@@ -87,3 +87,15 @@ class Member(models.Model):
     @property
     def is_owner(self) -> bool:
         return self.role == Role.OWNER
+
+    def leaves_club_without_owner(self, *, role: str, user: object) -> bool:
+        """True when giving this member ``role`` and ``user`` would leave the club with no owner
+        who can log in (nobody could then manage members or reopen a session). The REST API
+        and the admin both ask this before saving."""
+        if self.pk is None or not Member.objects.filter(pk=self.pk, role=Role.OWNER,
+                                                         user__isnull=False).exists():
+            return False
+        if role == Role.OWNER and user is not None:
+            return False
+        return not Member.objects.filter(club_id=self.club_id, role=Role.OWNER,
+                                         user__isnull=False).exclude(pk=self.pk).exists()

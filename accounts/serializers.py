@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
-from .models import HANDLE_PATTERN, Club, Member, Role
+from .models import HANDLE_PATTERN, Club, Member
 
 
 class TokenSerializer(serializers.Serializer):
@@ -113,15 +113,9 @@ class MemberSerializer(serializers.ModelSerializer):
         return super().create(validated_data)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if self.instance is not None and self.instance.role == Role.OWNER:
-            demoted = attrs.get("role", Role.OWNER) != Role.OWNER
-            unlinked = "user" in attrs and attrs["user"] is None
-            if demoted or unlinked:
-                other_owners = Member.objects.filter(
-                    club=self.instance.club, role=Role.OWNER, user__isnull=False
-                ).exclude(pk=self.instance.pk)
-                if not other_owners.exists():
-                    raise serializers.ValidationError(
-                        {"role": "A club must keep at least one owner with a login."}
-                    )
+        member = self.instance
+        if member is not None and member.leaves_club_without_owner(
+                role=attrs.get("role", member.role), user=attrs.get("user", member.user)):
+            raise serializers.ValidationError(
+                {"role": "A club must keep at least one owner with a login."})
         return attrs

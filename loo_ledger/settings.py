@@ -129,6 +129,7 @@ STORAGES = {
 }
 
 LOGIN_URL = "/api-auth/login/"
+LOGIN_REDIRECT_URL = LOGOUT_REDIRECT_URL = "/"  # the home page, whichever form was used
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

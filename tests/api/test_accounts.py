@@ -359,6 +359,48 @@ def test_admin_pages_for_clubs_and_members(club, client, django_user_model):
     assert "olga" in members_page and "eve" in members_page
 
 
+@pytest.fixture
+def root_client(client, django_user_model):
+    django_user_model.objects.create_superuser("root", password="root-password-1")
+    client.login(username="root", password="root-password-1")
+    return client
+
+
+def _member_form(member: Member, **changes) -> dict:
+    data = {"display_name": member.display_name, "role": member.role,
+            "user": member.user_id or ""}
+    data.update(changes)
+    return data
+
+
+def test_admin_keeps_the_clubs_last_owner(club, root_client):
+    olga = Member.objects.get(club=club, name="olga")
+    url = f"/admin/accounts/member/{olga.pk}/change/"
+    for changes in ({"role": "viewer"}, {"user": ""}):
+        page = root_client.post(url, _member_form(olga, **changes))
+        assert page.status_code == 200  # the form again, with the error
+        assert "A club must keep at least one owner with a login." in page.content.decode()
+        olga.refresh_from_db()
+        assert olga.role == "owner" and olga.user is not None
+    # with a second owner, the first may step down
+    sam = Member.objects.get(club=club, name="sam")
+    assert root_client.post(f"/admin/accounts/member/{sam.pk}/change/",
+                            _member_form(sam, role="owner")).status_code == 302
+    assert root_client.post(url, _member_form(olga, role="viewer")).status_code == 302
+    assert Member.objects.get(pk=olga.pk).role == "viewer"
+
+
+def test_admin_cannot_rename_or_delete_a_member(club, root_client):
+    ann = Member.objects.get(club=club, name="ann")
+    url = f"/admin/accounts/member/{ann.pk}/change/"
+    assert root_client.post(url, {**_member_form(ann), "name": "anne"}).status_code == 302
+    assert Member.objects.filter(pk=ann.pk, name="ann").exists()  # name is read-only
+    assert root_client.get(f"/admin/accounts/member/{ann.pk}/delete/").status_code == 403
+    assert root_client.post("/admin/accounts/member/", {
+        "action": "delete_selected", "_selected_action": [ann.pk]}).status_code in (200, 302)
+    assert Member.objects.filter(pk=ann.pk).exists()
+
+
 def test_admin_refuses_non_staff(club, client):
     client.login(username="olga", password="test-password-123")
     assert client.get("/admin/accounts/club/").status_code == 302

@@ -26,3 +26,33 @@ def test_member_sees_own_club_sessions_with_report_links_and_not_other_clubs(cli
     assert "Oak Card Club" in html and "Friday table" in html
     assert f"/clubs/oak/sessions/{oak_session.pk}/report/" in html
     assert "Elm" not in html and f"/sessions/{elm_session.pk}/report/" not in html
+
+
+def test_every_link_on_the_home_page_answers(client, club, member_for):
+    import re
+
+    client.force_login(member_for("viewer").user)
+    html = client.get("/").content.decode()
+    links = set(re.findall(r'href="(/[^"]*)"', html))
+    assert "/api/v1/" in links and "/admin/" not in links  # the admin only for staff
+    for link in links:
+        assert client.get(link).status_code == 200, link
+
+
+def test_the_api_root_lists_the_entry_points(client):
+    data = client.get("/api/v1/").json()
+    assert data["clubs"].endswith("/api/v1/clubs/")
+    assert data["auth_token"].endswith("/api/v1/auth/token/")
+    assert client.get(data["docs"]).status_code == 200
+
+
+def test_logging_in_and_out_without_next_lands_on_the_home_page(client, club):
+    from tests.conftest import TEST_PASSWORD
+
+    page = client.get("/api-auth/login/")
+    token = page.cookies["csrftoken"].value
+    done = client.post("/api-auth/login/", {"username": "vic", "password": TEST_PASSWORD,
+                                            "csrfmiddlewaretoken": token})
+    assert done.status_code == 302 and done["Location"] == "/"
+    out = client.post("/api-auth/logout/")
+    assert out.status_code == 302 and out["Location"] == "/"

@@ -111,3 +111,10 @@ def test_a_browser_post_without_the_csrf_token_is_refused(club):
 def test_weak_new_passwords_are_refused(scorer_client, new, says):
     data = problem(_change(scorer_client, TEST_PASSWORD, new), 400)
     assert any(says in e["message"] for e in data["errors"]), data["errors"]
+
+
+def test_the_browsable_api_offers_a_form_with_both_fields(club):
+    browser = Client()
+    browser.force_login(get_user_model().objects.get(username="sam"))
+    html = browser.get(URL, HTTP_ACCEPT="text/html").content.decode()
+    assert 'name="old_password"' in html and 'name="new_password"' in html

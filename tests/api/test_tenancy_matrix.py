@@ -33,6 +33,7 @@ CLUB = "api/v1/clubs/<slug:club>/"
 SESSION = CLUB + "sessions/<int:session_id>/"
 
 ENDPOINTS: dict[str, dict[str, str]] = {
+    "api/v1/": {"get": PUBLIC},
     "api/v1/schema/": {"get": PUBLIC},
     "api/v1/docs/": {"get": PUBLIC},
     "api/v1/redoc/": {"get": PUBLIC},
