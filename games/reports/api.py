@@ -118,7 +118,8 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                                  "GET this URL again shortly."}, status=202,
                                 headers={"Retry-After": "2"})
         return FileResponse(path.open("rb"), content_type="application/pdf", as_attachment=True,
-                            filename=f"session-{session.pk}-report.pdf")
+                            filename=f"session-{session.pk}-report"
+                                     f"{'' if report.final else '-provisional'}.pdf")
 
 
 class ClubResultsView(DownloadView):

@@ -311,6 +311,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "chips_now": sum(in_hand.values()),
         "result_chips": sum(p.result_chips or 0 for p in players),
         "result_money": sum(results.values()),
+        "times_looed": sum(p.times_looed for p in players),
     }
     return SessionReport(
         club=facts.club, club_name=facts.club_name or facts.club, session_id=facts.session_id,

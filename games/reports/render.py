@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from typing import Any
@@ -64,16 +65,22 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     money = report.money
     players = [{"p": p, "bought": money(p.bought_money), "owed": money(p.owed_money),
                 "result": money(p.result_money)} for p in report.players]
-    banker = [{"b": b, "owed": money(b.owed), "buyback": money(b.buyback)}
-              for b in report.through_banker]
-    transfers = [{"t": t, "amount": money(t.amount)} for t in report.transfers]
+    shown = {p.name: p.display_name for p in report.players}  # as the players table names them
+    banker = [{"b": b, "player": shown.get(b.player, b.player), "owed": money(b.owed),
+               "buyback": money(b.buyback)} for b in report.through_banker]
+    transfers = [{"t": t, "payer": shown.get(t.payer, t.payer),
+                  "payee": shown.get(t.payee, t.payee), "amount": money(t.amount)}
+                 for t in report.transfers]
+    closed_at = ""
+    if report.closed_at:
+        closed_at = dt.datetime.fromisoformat(report.closed_at).strftime("%d %b %Y %H:%M %Z").strip()
     deals = [{"d": d, "tricks": _pairs(d.tricks_won), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties)} for d in report.deals]
     totals = report.totals
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
                     "result": money(totals["result_money"])}
     return {"report": report, "players": players, "banker_lines": banker,
-            "totals_money": totals_money,
+            "totals_money": totals_money, "closed_at": closed_at,
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
 

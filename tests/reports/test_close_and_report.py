@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from accounts.models import Member
 from tests.reports import sessionkit as kit
 from tests.reports.conftest import url
 
@@ -118,6 +119,14 @@ def test_report_pdf(closed_session, viewer_client):
     data = b"".join(response.streaming_content)
     assert data.startswith(b"%PDF")
     assert response["Content-Type"] == "application/pdf"
+    assert f'filename="session-{closed_session.pk}-report.pdf"' in response["Content-Disposition"]
+
+
+def test_an_open_sessions_pdf_is_named_provisional(hand_session, viewer_client):
+    response = viewer_client.get(url(hand_session, "report"), {"format": "pdf"})
+    assert response.status_code == 200
+    assert f'filename="session-{hand_session.pk}-report-provisional.pdf"' in \
+        response["Content-Disposition"]
 
 
 def test_report_pdf_with_a_broker_answers_202(closed_session, viewer_client, monkeypatch):
@@ -150,8 +159,16 @@ def test_report_html_page(closed_session, client, member_for):
     # chips bought, money bought, owed, won in play, pool share, returned, result chips/money
     assert cells[:8] == ["340", "85.00", "30.00", str(-9), "9", "340", "0",
                          "0.00"]
+    looed = sum(1 for d in closed_session.deals.all() for p in
+                (d.current.verdict["settlement"]["loo_payments"]) if p)
+    assert cells[9] == str(looed)  # dealt, then looed
     assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
     assert 'id="settle-how"' in html
+    assert re.search(r'closed \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
+    banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
+    names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
+                                                            name__in=kit.SEATS)}
+    assert names and all(f"<tr><td>{n}</td>" in banker for n in names)
 
 
 def test_open_session_report_is_provisional(hand_session, viewer_client):
