@@ -54,6 +54,7 @@ class GameSessionAdmin(admin.ModelAdmin):
     list_display = ["id", "club", "date", "name", "status", "banker", "chip_value", "currency", "deal_count"]
     list_filter = ["status", "club", "date"]
     search_fields = ["name", "club__slug"]
+    list_select_related = ["club"]
     date_hierarchy = "date"
     readonly_fields = [
         "club", "seats", "first_dealer", "rules", "resolved_rules", "banker", "chip_value",

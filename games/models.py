@@ -59,7 +59,7 @@ class GameSession(models.Model):
         indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["club", "status"])]
 
     def __str__(self) -> str:
-        return f"Session {self.pk} ({self.date}) @ {self.club_id}"
+        return f"Session {self.pk} ({self.date}) of {self.club.slug}"
 
     @property
     def is_open(self) -> bool:

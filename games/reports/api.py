@@ -5,6 +5,7 @@ Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 
 from django.http import FileResponse
@@ -72,6 +73,18 @@ def parse_day(value: str | None, field: str) -> date | None:
                       code="validation-error") from None
 
 
+def parse_range(query: Mapping[str, str]) -> tuple[date | None, date | None]:
+    """``?from=&to=`` of the club results (API and page); a range that ends before it starts
+    is refused rather than answered with nothing."""
+    date_from = parse_day(query.get("from"), "from")
+    date_to = parse_day(query.get("to"), "to")
+    if date_from and date_to and date_from > date_to:
+        raise Problem(400, detail=f"from ({date_from}) is after to ({date_to})",
+                      errors=[{"field": "to", "message": "Must not be before from."}],
+                      code="validation-error")
+    return date_from, date_to
+
+
 class SessionReportView(SessionScopedMixin, DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
@@ -135,8 +148,7 @@ class ClubResultsView(DownloadView):
         responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
     )
     def get(self, request: Request, club: str) -> Response:
-        date_from = parse_day(request.query_params.get("from"), "from")
-        date_to = parse_day(request.query_params.get("to"), "to")
+        date_from, date_to = parse_range(request.query_params)
         rows = club_results(self.club, date_from, date_to)
         if request.accepted_renderer.format == "csv":
             return Response(club_results_csv(rows), headers={

@@ -30,14 +30,15 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
 
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
-    from games.reports.api import parse_day
+    from games.reports.api import parse_range
 
     member = resolve_membership(request.user, club)
     try:
-        date_from = parse_day(request.GET.get("from"), "from")
-        date_to = parse_day(request.GET.get("to"), "to")
-    except Problem as exc:
-        return HttpResponse(str(exc.detail), status=400, content_type="text/plain")
+        date_from, date_to = parse_range(request.GET)
+    except Problem as exc:  # the page again, saying what is wrong with the dates
+        return render(request, "reports/club_results.html", {
+            "club": member.club, "rows": [], "error": str(exc.detail),
+            "date_from": None, "date_to": None, "csv_url": ""}, status=400)
     rows = club_results(member.club, date_from, date_to)
     api = reverse("club-results-api", kwargs={"club": club})
     query = request.GET.urlencode()
