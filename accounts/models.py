@@ -55,9 +55,11 @@ class Member(models.Model):
         help_text="Short handle used in deal records' seats, e.g. 'ann'.",
     )
     display_name = models.CharField(max_length=120, blank=True)
+    # PROTECT: deleting a login must not quietly strip a club of its owner; unlink the member
+    # (the last owner cannot be unlinked) or deactivate the login instead
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="memberships",

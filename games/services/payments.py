@@ -3,6 +3,9 @@
 A purchase with ``paid=False`` is money owed to the banker; a ``ChipPayment`` pays some or all
 of it off (a negative one refunds a payment entered by mistake). No chip moves: the chip
 ledger is untouched, only the money figures of the ledger statement and the report change.
+So, unlike a purchase, a payment may also be recorded once the session is closed: settling a
+debt after the night is exactly when a treasurer records it, and the report's banker lines
+then show what is still to settle.
 """
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from django.db import transaction
 
 from games.models import ChipPayment, GameSession
 from games.services.ledger import money_owed, paid_later, session_lock
-from games.services.sessions import MAX_MONEY, invalid, require_open
+from games.services.sessions import MAX_MONEY, invalid
 
 
 @transaction.atomic
@@ -21,10 +24,9 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
 
     Refused (400) when the player is not seated, the amount is zero, or it would pay more than
-    is owed or refund more than was paid; the session must be open, as for a purchase.
+    is owed or refund more than was paid. The session may be open or closed.
     """
-    locked = session_lock(session)
-    require_open(locked)
+    locked = session_lock(session)  # one writer at a time: two payments cannot both pass
     if player not in locked.seats:
         raise invalid([{"field": "player", "player": player,
                         "message": f"'{player}' is not seated in this session."}])

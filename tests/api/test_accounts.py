@@ -416,3 +416,15 @@ def test_club_queryset_filters_by_club_and_never_returns_all_without_one(club, o
         "ann", "bob", "otto"]
     assert not club_queryset(Member.objects.all(), None).exists()
     assert club_queryset(Club.objects.all(), club, path="members__club").distinct().get() == club
+
+
+def test_a_clubs_owner_cannot_lose_the_club_by_the_login_being_deleted(club):
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.db.models import ProtectedError
+
+    with pytest.raises(ProtectedError), transaction.atomic():
+        get_user_model().objects.get(username="olga").delete()
+    assert Member.objects.get(club=club, name="olga").user.username == "olga"
+    # a login with no membership (and nothing recorded) can go
+    get_user_model().objects.create_user("temp", password="temp-password-123").delete()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.models import ChipPayment, GameSession, LedgerEntry
+from games.models import ChipPayment, LedgerEntry
 from games.services.ledger import ledger_balances
 
 from .conftest import problem, session_url
@@ -76,10 +76,20 @@ def test_refusals_name_the_player_and_store_nothing(owing, scorer_client, player
     assert not ChipPayment.objects.exists()
 
 
-def test_a_closed_session_refuses_payments(owing, scorer_client):
-    GameSession.objects.filter(pk=owing.pk).update(status="closed")
-    assert problem(pay(scorer_client, owing, "bob", 10), 409)["code"] == "session-closed"
-    assert not ChipPayment.objects.exists()
+def test_a_debt_can_be_paid_after_the_session_is_closed(owing, scorer_client):
+    closed = scorer_client.post(session_url(owing, "close"), {"reason": "home time"}, format="json")
+    assert closed.status_code == 200, closed.content
+    entries = LedgerEntry.objects.count()
+    assert pay(scorer_client, owing, "bob", 150, memo="paid on Monday").status_code == 201
+    assert LedgerEntry.objects.count() == entries  # the frozen chip ledger is untouched
+    report = scorer_client.get(session_url(owing, "report")).json()
+    bob = next(b for b in report["through_banker"] if b["player"] == "bob")
+    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (0, 350, 350)
+    assert report["totals"]["money_owed"] == 0
+    # and chips still cannot be bought
+    assert problem(scorer_client.post(session_url(owing, "purchases/"),
+                                      {"player": "bob", "chips": 5}, format="json"),
+                   409)["code"] == "session-closed"
 
 
 def test_a_viewer_may_read_but_not_pay(owing, viewer_client):
