@@ -12,7 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import Club, Member
+from .models import Club, Member, lock_club
 
 
 class MemberForm(forms.ModelForm):
@@ -23,8 +23,11 @@ class MemberForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         member = self.instance
-        if member.pk is not None and member.leaves_club_without_owner(
-                role=data.get("role", member.role), user=data.get("user")):
+        if member.pk is None or "role" in self.errors or "user" in self.errors:
+            return data  # a new member, or a field already refused: nothing more to say
+        lock_club(member.club_id)  # the admin saves in the same transaction
+        if member.leaves_club_without_owner(role=data.get("role", member.role),
+                                            user=data.get("user")):
             raise forms.ValidationError("A club must keep at least one owner with a login.")
         return data
 

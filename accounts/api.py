@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .login_limits import LoginRateThrottle
-from .models import Club, Member
+from .models import Club, Member, lock_club
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
 from .services import club_create, password_change
 from .tenancy import ClubScopedGenericAPIView, IsClubOwner
@@ -162,3 +162,8 @@ class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView)
 
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user"))
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():  # the last-owner check and the save, one owner change at a time
+            lock_club(self.club.pk)
+            return super().update(request, *args, **kwargs)

@@ -92,12 +92,19 @@ class Member(models.Model):
 
     def leaves_club_without_owner(self, *, role: str, user: object) -> bool:
         """True when giving this member ``role`` and ``user`` would leave the club with no owner
-        who can log in (nobody could then manage members or reopen a session). The REST API
-        and the admin both ask this before saving."""
-        if self.pk is None or not Member.objects.filter(pk=self.pk, role=Role.OWNER,
-                                                         user__isnull=False).exists():
+        who can log in (an active login): nobody could then manage members or reopen a session.
+        The REST API, the admin and ``manage.py club_member`` all ask this before saving, inside
+        a transaction holding ``lock_club``, so two owners stepping down at once cannot both
+        pass."""
+        usable = Member.objects.filter(club_id=self.club_id, role=Role.OWNER,
+                                       user__is_active=True)
+        if self.pk is None or not usable.filter(pk=self.pk).exists():
             return False
-        if role == Role.OWNER and user is not None:
+        if role == Role.OWNER and getattr(user, "is_active", False):
             return False
-        return not Member.objects.filter(club_id=self.club_id, role=Role.OWNER,
-                                         user__isnull=False).exclude(pk=self.pk).exists()
+        return not usable.exclude(pk=self.pk).exists()
+
+
+def lock_club(club_id: int) -> None:
+    """Hold the club's row until the transaction ends (serialises changes to its owners)."""
+    Club.objects.select_for_update().filter(pk=club_id).first()

@@ -5,6 +5,7 @@ Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import date
 
@@ -66,6 +67,8 @@ def parse_day(value: str | None, field: str) -> date | None:
     if not value:
         return None
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # fromisoformat takes 20261130 too
+            raise ValueError(value)
         return date.fromisoformat(value)
     except ValueError:
         raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",

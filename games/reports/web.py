@@ -37,8 +37,9 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
         date_from, date_to = parse_range(request.GET)
     except Problem as exc:  # the page again, saying what is wrong with the dates
         return render(request, "reports/club_results.html", {
-            "club": member.club, "rows": [], "error": str(exc.detail),
-            "date_from": None, "date_to": None, "csv_url": ""}, status=400)
+            "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "",
+            "typed_from": request.GET.get("from", ""), "typed_to": request.GET.get("to", "")},
+            status=400)
     rows = club_results(member.club, date_from, date_to)
     api = reverse("club-results-api", kwargs={"club": club})
     query = request.GET.urlencode()

@@ -3,9 +3,10 @@
 A purchase with ``paid=False`` is money owed to the banker; a ``ChipPayment`` pays some or all
 of it off (a negative one refunds a payment entered by mistake). No chip moves: the chip
 ledger is untouched, only the money figures of the ledger statement and the report change.
-So, unlike a purchase, a payment may also be recorded once the session is closed: settling a
-debt after the night is exactly when a treasurer records it, and the report's banker lines
-then show what is still to settle.
+So, unlike a purchase, a payment may also be recorded once the session is closed, but only
+for what the closing left the player owing the banker: the banker lines net a debt against the
+buy-back, so the part the buy-back covered is settled already and paying it again would count
+it twice.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.models import ChipPayment, GameSession
+from games.models import ChipPayment, GameSession, SessionClosing
 from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.sessions import MAX_MONEY, invalid
 
@@ -39,6 +40,14 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     if money > owed:
         raise invalid([{"field": "money", "player": player,
                         "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
+    if not locked.is_open:
+        bought_back = _bought_back(locked).get(player, 0) * locked.chip_value
+        still = max(owed - bought_back, 0)
+        if money > still:
+            raise invalid([{"field": "money", "player": player,
+                            "message": f"{player} owes {owed} for chips, of which the buy-back "
+                                       f"({bought_back}) settled all but {still} at the "
+                                       f"closing: {money} cannot be paid now."}])
     paid = paid_later(locked).get(player, 0)
     if -money > paid:
         raise invalid([{"field": "money", "player": player,
@@ -46,3 +55,10 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                                    f"{-money}."}])
     return ChipPayment.objects.create(session=locked, player=player, money=money,
                                       memo=memo[:200], created_by=user)
+
+
+def _bought_back(session: GameSession) -> dict[str, int]:
+    """Seat -> chips the banker bought back at the session's (last) closing."""
+    closing = (SessionClosing.objects.filter(session=session, action=SessionClosing.Action.CLOSE)
+               .order_by("-at", "-id").first())
+    return dict(closing.returned) if closing else {}

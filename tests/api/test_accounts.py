@@ -328,6 +328,22 @@ def test_last_owner_cannot_step_down(club, owner_client):
     assert Member.objects.get(club=club, name="olga").role == "owner"
 
 
+def test_an_inactive_login_is_no_owner_to_keep(club, owner_client, django_user_model):
+    django_user_model.objects.create_user("gone", password="gone-password-1", is_active=False)
+    body = problem(owner_client.patch("/api/v1/clubs/oak/members/olga/", {"user": "gone"},
+                                      format="json"), 400)
+    assert body["errors"][0]["message"] == "A club must keep at least one owner with a login."
+    # a second owner whose login is switched off does not let olga step down either
+    sam = Member.objects.get(club=club, name="sam")
+    sam.role = "owner"
+    sam.save()
+    sam.user.is_active = False
+    sam.user.save()
+    problem(owner_client.patch("/api/v1/clubs/oak/members/olga/", {"role": "viewer"},
+                               format="json"), 400)
+    assert Member.objects.get(club=club, name="olga").role == "owner"
+
+
 def test_an_owner_may_step_down_when_another_remains(club, owner_client):
     owner_client.patch("/api/v1/clubs/oak/members/sam/", {"role": "owner"}, format="json")
     response = owner_client.patch("/api/v1/clubs/oak/members/olga/", {"role": "viewer"}, format="json")
@@ -388,6 +404,15 @@ def test_admin_keeps_the_clubs_last_owner(club, root_client):
                             _member_form(sam, role="owner")).status_code == 302
     assert root_client.post(url, _member_form(olga, role="viewer")).status_code == 302
     assert Member.objects.get(pk=olga.pk).role == "viewer"
+
+
+def test_admin_names_a_bad_login_without_the_owner_rule(club, root_client):
+    olga = Member.objects.get(club=club, name="olga")
+    page = root_client.post(f"/admin/accounts/member/{olga.pk}/change/",
+                            _member_form(olga, user=987654))
+    html = page.content.decode()
+    assert page.status_code == 200 and "Select a valid choice" in html
+    assert "A club must keep at least one owner with a login." not in html
 
 
 def test_admin_cannot_rename_or_delete_a_member(club, root_client):

@@ -48,9 +48,16 @@ def test_links_an_existing_login(club, other_club):
     (["oak", "zed", "--user", "sam", "--password", "x"], "User 'sam' exists"),
     (["oak", "Bad Name"], "name: "),
     (["oak", "sammy", "--user", "sam"], "user"),
+    (["oak", "olga", "--role", "viewer"], "A club must keep at least one owner with a login."),
 ])
 def test_refusals_change_nothing(club, args, message):
     before = (Club.objects.count(), Member.objects.count())
     with pytest.raises(CommandError, match=message):
         run(*args)
     assert (Club.objects.count(), Member.objects.count()) == before
+
+
+def test_the_last_owner_keeps_the_role(club):
+    with pytest.raises(CommandError, match="at least one owner"):
+        run("oak", "olga", "--role", "viewer")
+    assert Member.objects.get(club=club, name="olga").role == "owner"

@@ -76,16 +76,38 @@ def test_refusals_name_the_player_and_store_nothing(owing, scorer_client, player
     assert not ChipPayment.objects.exists()
 
 
-def test_a_debt_can_be_paid_after_the_session_is_closed(owing, scorer_client):
+def test_after_closing_only_what_the_buy_back_left_owing_can_be_paid(make_session,
+                                                                     scorer_client, post_deal):
+    from .conftest import DEALS
+
+    # bob buys 5 chips (50) on credit and nothing else; the three deals take him to 3 chips
+    session = make_session(buy_ins={"ann": 20, "cat": 20, "dan": 20})
+    scorer_client.post(session_url(session, "purchases/"),
+                       {"player": "bob", "chips": 5, "paid": False}, format="json")
+    for n, deal in enumerate(DEALS, start=1):
+        assert post_deal(session, n, deal).status_code == 201
+    assert scorer_client.post(session_url(session, "close"), {"reason": "home time"},
+                              format="json").status_code == 200
+    report = scorer_client.get(session_url(session, "report")).json()
+    bob = next(b for b in report["through_banker"] if b["player"] == "bob")
+    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (50, 30, -20)
+    # the buy-back (30) settled 30 of the 50: bob can pay the other 20, not more
+    data = problem(pay(scorer_client, session, "bob", 21), 400)
+    assert "settled all but 20 at the closing" in data["errors"][0]["message"]
+    entries = LedgerEntry.objects.count()
+    assert pay(scorer_client, session, "bob", 20, memo="paid on Monday").status_code == 201
+    assert LedgerEntry.objects.count() == entries  # the frozen chip ledger is untouched
+    report = scorer_client.get(session_url(session, "report")).json()
+    bob = next(b for b in report["through_banker"] if b["player"] == "bob")
+    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (30, 30, 0)  # square
+
+
+def test_after_closing_a_debt_the_buy_back_covered_cannot_be_paid_again(owing, scorer_client):
     closed = scorer_client.post(session_url(owing, "close"), {"reason": "home time"}, format="json")
     assert closed.status_code == 200, closed.content
-    entries = LedgerEntry.objects.count()
-    assert pay(scorer_client, owing, "bob", 150, memo="paid on Monday").status_code == 201
-    assert LedgerEntry.objects.count() == entries  # the frozen chip ledger is untouched
-    report = scorer_client.get(session_url(owing, "report")).json()
-    bob = next(b for b in report["through_banker"] if b["player"] == "bob")
-    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (0, 350, 350)
-    assert report["totals"]["money_owed"] == 0
+    # bob owes 150 and 350 came back: the closing's "banker pays bob 200" settled it
+    assert problem(pay(scorer_client, owing, "bob", 150), 400)
+    assert not ChipPayment.objects.exists()
     # and chips still cannot be bought
     assert problem(scorer_client.post(session_url(owing, "purchases/"),
                                       {"player": "bob", "chips": 5}, format="json"),

@@ -272,8 +272,30 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
     assert bad.status_code == 400
     client.force_login(member_for("viewer").user)
     page = client.get("/clubs/oak/results/", {"from": "2026-11-01"}).content.decode()
-    assert 'data-player="bob"' in page and "29.50" in page
+    assert 'data-player="bob"' in page and "29.50" in page and '<a href="/">Home</a>' in page
     assert json.loads(json.dumps(body))  # plain JSON
+    # a range that ends before it starts, or a date that is not one: refused, saying why
+    backwards = {"from": "2026-11-30", "to": "2026-11-01"}
+    refused = viewer_client.get("/api/v1/clubs/oak/results", backwards)
+    assert refused.status_code == 400 and "is after to" in refused.json()["detail"]
+    assert viewer_client.get("/api/v1/clubs/oak/results", {"to": "20261130"}).status_code == 400
+    for query, says in ((backwards, "from (2026-11-30) is after to (2026-11-01)"),
+                        ({"from": "bogus"}, "from must be a date like 2026-11-30"),
+                        ({"to": "20261130"}, "to must be a date like 2026-11-30")):
+        page = client.get("/clubs/oak/results/", query)
+        html = page.content.decode()
+        assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
+        assert 'id="error"' in html and says in html
+        for field, typed in query.items():  # what was typed is shown again
+            assert f'name="{field}" value="{typed}"' in html
+
+
+def test_club_results_page_without_closed_sessions_says_so(club, client, member_for):
+    client.force_login(member_for("viewer").user)
+    html = client.get("/clubs/oak/results/").content.decode()
+    assert "No closed sessions yet" in html
+    assert "No closed sessions in this range" in client.get(
+        "/clubs/oak/results/", {"from": "2026-01-01"}).content.decode()
 
 
 def test_close_with_idempotency_key_closes_once(hand_session, scorer_client):

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from accounts.models import Club, Member, Role
+from accounts.models import Club, Member, Role, lock_club
 
 
 class Command(BaseCommand):
@@ -36,8 +36,12 @@ class Command(BaseCommand):
                password: str | None, display_name: str, club_name: str | None, **options: Any) -> None:
         club_obj = self.club(club, club_name)
         login = self.login(user, password) if user else None
+        lock_club(club_obj.pk)
         member = Member.objects.filter(club=club_obj, name=name).first()
         created = member is None
+        if member is not None and member.leaves_club_without_owner(
+                role=role or member.role, user=login if login is not None else member.user):
+            raise CommandError("A club must keep at least one owner with a login.")
         if member is None:
             member = Member(club=club_obj, name=name, role=role or Role.PLAYER,
                             display_name=display_name or name.title())
