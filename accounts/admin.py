@@ -2,7 +2,7 @@
 
 The admin keeps the rules the REST API keeps: a member's name never changes (deal records use
 it), members are never deleted (unlink the login instead), and a club always keeps an owner who
-can log in.
+can log in, even when a login is switched off on the user pages.
 """
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.http import HttpRequest
 
-from .models import Club, Member, lock_club
+from .models import Club, Member, Role, lock_club
 
 
 class MemberForm(forms.ModelForm):
@@ -70,3 +73,28 @@ class MemberAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Member | None = None) -> bool:
         return False  # deal records name members: unlink the login instead
+
+
+class OwnerKeepingUserChangeForm(UserChangeForm):
+    """Switching a login off is refused while it is some club's last owner who can log in."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        user = self.instance
+        if user.pk is not None and user.is_active and data.get("is_active") is False:
+            stranded = sorted(m.club.slug for m in Member.objects.filter(
+                user=user, role=Role.OWNER).select_related("club")
+                if m.leaves_club_without_owner(role=m.role, user=None))
+            if stranded:
+                raise forms.ValidationError(
+                    f"{user.get_username()} is the last owner with a login of "
+                    f"{', '.join(stranded)}: give the club another owner first.")
+        return data
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class OwnerKeepingUserAdmin(UserAdmin):
+    form = OwnerKeepingUserChangeForm

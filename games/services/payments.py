@@ -14,9 +14,11 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.models import Member, Role
 from games.models import ChipPayment, GameSession, SessionClosing
 from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.sessions import MAX_MONEY, invalid
+from loo_ledger.problems import Problem
 
 
 @transaction.atomic
@@ -25,7 +27,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
 
     Refused (400) when the player is not seated, the amount is zero, or it would pay more than
-    is owed or refund more than was paid. The session may be open or closed.
+    is owed or refund more than was paid. The session may be open or closed; after closing a
+    payment settles only what the buy-back left owing, and a refund is an owner's call (403).
     """
     locked = session_lock(session)  # one writer at a time: two payments cannot both pass
     if player not in locked.seats:
@@ -40,6 +43,10 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     if money > owed:
         raise invalid([{"field": "money", "player": player,
                         "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
+    if not locked.is_open and money < 0 and not Member.objects.filter(
+            club_id=locked.club_id, user_id=getattr(user, "pk", None), role=Role.OWNER).exists():
+        raise Problem(403, detail="After closing, only an owner may refund a payment: it "
+                      "reopens a debt the closing had settled.", code="permission-denied")
     if not locked.is_open:
         bought_back = _bought_back(locked).get(player, 0) * locked.chip_value
         still = max(owed - bought_back, 0)

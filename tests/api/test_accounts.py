@@ -453,3 +453,24 @@ def test_a_clubs_owner_cannot_lose_the_club_by_the_login_being_deleted(club):
     assert Member.objects.get(club=club, name="olga").user.username == "olga"
     # a login with no membership (and nothing recorded) can go
     get_user_model().objects.create_user("temp", password="temp-password-123").delete()
+
+
+def test_admin_will_not_switch_off_a_clubs_last_owner(club, root_client):
+    from django.contrib.auth import get_user_model
+
+    from accounts.admin import OwnerKeepingUserChangeForm
+
+    olga = get_user_model().objects.get(username="olga")
+
+    def switched_off(user):
+        data = {"username": user.username, "date_joined": user.date_joined, "is_active": False}
+        return OwnerKeepingUserChangeForm(instance=user, data=data)
+
+    form = switched_off(olga)
+    assert not form.is_valid()
+    assert "olga is the last owner with a login of oak" in str(form.errors)
+    sam = Member.objects.get(club=club, name="sam")
+    sam.role = "owner"
+    sam.save()
+    assert switched_off(get_user_model().objects.get(username="olga")).is_valid()
+    assert root_client.get(f"/admin/auth/user/{olga.pk}/change/").status_code == 200

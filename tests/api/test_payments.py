@@ -102,6 +102,23 @@ def test_after_closing_only_what_the_buy_back_left_owing_can_be_paid(make_sessio
     assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (30, 30, 0)  # square
 
 
+def test_after_closing_only_an_owner_may_refund(make_session, scorer_client, owner_client,
+                                              post_deal):
+    from .conftest import DEALS
+
+    session = make_session(buy_ins={"ann": 20, "cat": 20, "dan": 20})
+    scorer_client.post(session_url(session, "purchases/"),
+                       {"player": "bob", "chips": 5, "paid": False}, format="json")
+    for n, deal in enumerate(DEALS, start=1):
+        post_deal(session, n, deal)
+    scorer_client.post(session_url(session, "close"), {"reason": "home time"}, format="json")
+    assert pay(scorer_client, session, "bob", 20).status_code == 201
+    data = problem(pay(scorer_client, session, "bob", -20), 403)
+    assert data["code"] == "permission-denied" and "only an owner" in data["detail"]
+    assert pay(owner_client, session, "bob", -20, memo="entered twice").status_code == 201
+    assert owed(owner_client, session)["bob"] == 50
+
+
 def test_after_closing_a_debt_the_buy_back_covered_cannot_be_paid_again(owing, scorer_client):
     closed = scorer_client.post(session_url(owing, "close"), {"reason": "home time"}, format="json")
     assert closed.status_code == 200, closed.content
