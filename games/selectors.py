@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Count, QuerySet
 
 from accounts.models import Club
-from games.models import POOL, Deal, GameSession, LedgerEntry
+from games.models import POOL, Deal, GameSession, LedgerEntry, SessionClosing
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,15 @@ def session_list(*, club: Club) -> QuerySet[GameSession]:
 
 def session_get(*, club: Club, session_id: int) -> GameSession | None:
     return session_list(club=club).filter(pk=session_id).first()
+
+
+def standing_closing(session: GameSession) -> SessionClosing | None:
+    """The closing a closed session stands on (its latest close: buy-back, end-pool shares);
+    None while the session is open."""
+    if session.status != GameSession.Status.CLOSED:
+        return None
+    latest = SessionClosing.objects.filter(session=session).order_by("-at", "-id").first()
+    return latest if latest is not None and latest.action == SessionClosing.Action.CLOSE else None
 
 
 def pool_balance(session: GameSession) -> int:

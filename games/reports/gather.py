@@ -8,6 +8,7 @@ from django.db.models import Count, Q
 from accounts.models import Member
 from games.models import ChipPurchase, Deal, GameSession
 from games.reports.model import DealFacts, Purchase, SessionFacts, SessionReport, build_report
+from games.selectors import standing_closing
 from games.services.ledger import paid_later
 
 CLUB_BANKER = "club"
@@ -20,8 +21,6 @@ def banker_name(session: GameSession) -> str:
 
 def session_facts(session: GameSession) -> SessionFacts:
     """Everything the report needs about one session, in one pass over its rows."""
-    from games.models import SessionClosing
-
     deals = list(
         Deal.objects.filter(session=session, current__isnull=False)
         .select_related("current")
@@ -33,11 +32,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         Purchase(p.player, p.chips, int(p.money), p.paid, bisect_left(postings, p.posting))
         for p in ChipPurchase.objects.filter(session=session).order_by("posting", "id")
     ]
-    closing = None
-    if session.status == GameSession.Status.CLOSED:
-        closing = SessionClosing.objects.filter(session=session).order_by("-at", "-id").first()
-        if closing is not None and closing.action != SessionClosing.Action.CLOSE:
-            closing = None
+    closing = standing_closing(session)
     names = dict(
         Member.objects.filter(club_id=session.club_id, name__in=list(session.seats))
         .values_list("name", "display_name")

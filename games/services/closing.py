@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
+from games.selectors import standing_closing
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
 from games.settlement import eldest_after, split_pool
 from loo_ledger.problems import Problem
@@ -157,8 +158,7 @@ def session_reopen(*, session: GameSession, user: Any, reason: str) -> SessionCl
     if locked.is_open:
         raise Problem(409, "Session is open", detail=f"Session {locked.pk} is not closed.",
                       code="session-open")
-    closing = (SessionClosing.objects.filter(session=locked, action=SessionClosing.Action.CLOSE)
-               .order_by("-at", "-id").first())
+    closing = standing_closing(locked)
     postings = []
     for posting in (closing.postings if closing else []):
         entries = LedgerEntry.objects.filter(session=locked, posting=posting).order_by("seq")

@@ -318,13 +318,14 @@ def paid_later(session: GameSession) -> dict[str, int]:
     return {player: int(total) for player, total in rows}
 
 
-def money_owed(session: GameSession) -> dict[str, int]:
-    """Seat -> money still owed for chips: purchases on credit less what was paid later."""
+def money_owed(session: GameSession, *, paid: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Seat -> money still owed for chips: purchases on credit less what was paid later
+    (``paid``: the caller's ``paid_later(session)``, when it has it already)."""
     owed = {seat: 0 for seat in session.seats}
     for player, money in ChipPurchase.objects.filter(session=session, paid=False).values_list(
             "player", "money"):
         owed[player] = owed.get(player, 0) + int(money)
-    for player, money in paid_later(session).items():
+    for player, money in (paid_later(session) if paid is None else paid).items():
         owed[player] = owed.get(player, 0) - money
     return owed
 

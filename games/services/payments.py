@@ -15,7 +15,8 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Member, Role
-from games.models import ChipPayment, GameSession, SessionClosing
+from games.models import ChipPayment, GameSession
+from games.selectors import standing_closing
 from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.sessions import MAX_MONEY, invalid
 from loo_ledger.problems import Problem
@@ -39,7 +40,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         raise invalid([{"field": "money", "player": player,
                         "message": "money is a whole, non-zero number of the smallest currency "
                                    "unit (negative: a refund)."}])
-    owed = money_owed(locked).get(player, 0)
+    paid = paid_later(locked)
+    owed = money_owed(locked, paid=paid).get(player, 0)
     if money > owed:
         raise invalid([{"field": "money", "player": player,
                         "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
@@ -48,24 +50,19 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         raise Problem(403, detail="After closing, only an owner may refund a payment: it "
                       "reopens a debt the closing had settled.", code="permission-denied")
     if not locked.is_open:
-        bought_back = _bought_back(locked).get(player, 0) * locked.chip_value
+        closing = standing_closing(locked)
+        returned = closing.returned if closing is not None else {}
+        bought_back = returned.get(player, 0) * locked.chip_value
         still = max(owed - bought_back, 0)
         if money > still:
             raise invalid([{"field": "money", "player": player,
                             "message": f"{player} owes {owed} for chips, of which the buy-back "
                                        f"({bought_back}) settled all but {still} at the "
                                        f"closing: {money} cannot be paid now."}])
-    paid = paid_later(locked).get(player, 0)
-    if -money > paid:
+    if -money > paid.get(player, 0):
         raise invalid([{"field": "money", "player": player,
-                        "message": f"{player} has paid {paid} later and cannot be refunded "
-                                   f"{-money}."}])
+                        "message": f"{player} has paid {paid.get(player, 0)} later and cannot "
+                                   f"be refunded {-money}."}])
     return ChipPayment.objects.create(session=locked, player=player, money=money,
                                       memo=memo[:200], created_by=user)
 
-
-def _bought_back(session: GameSession) -> dict[str, int]:
-    """Seat -> chips the banker bought back at the session's (last) closing."""
-    closing = (SessionClosing.objects.filter(session=session, action=SessionClosing.Action.CLOSE)
-               .order_by("-at", "-id").first())
-    return dict(closing.returned) if closing else {}
