@@ -12,14 +12,14 @@ MAX_DEPTH = 32
 
 
 def holds_nul(value: Any) -> bool:
-    """True when a NUL character stands in any string (or key) of parsed JSON."""
-    return _unstorable(value) == "nul"
+    """True when a NUL character stands in any string (or key) of parsed JSON, however deep."""
+    return _unstorable(value, max_depth=None) == "nul"
 
 
-def _unstorable(value: Any) -> str | None:
+def _unstorable(value: Any, max_depth: int | None = MAX_DEPTH) -> str | None:
     """"nul" when a string (or key) holds a NUL character, "deep" when lists and objects nest
-    deeper than ``MAX_DEPTH``, else None. A walk with its own stack, so that no depth of
-    nesting can exhaust Python's."""
+    deeper than ``max_depth`` (None: any depth), else None. A walk with its own stack, so that
+    no depth of nesting can exhaust Python's."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -27,7 +27,7 @@ def _unstorable(value: Any) -> str | None:
             if "\x00" in item:
                 return "nul"
         elif isinstance(item, (dict, list)):
-            if depth >= MAX_DEPTH:
+            if max_depth is not None and depth >= max_depth:
                 return "deep"
             if isinstance(item, dict):
                 stack.extend((k, depth) for k in item)

@@ -58,3 +58,12 @@ def test_a_pool_the_ledger_cannot_hold_is_refused(make_session, post_deal):
                                           "result": {"tricks": {"ann": 3}}}), 400)
     assert "3,000,000,001" in data["detail"] and "2,147,483,647" in data["detail"]
     assert Deal.objects.filter(session=session).count() == 1
+
+
+def test_a_nul_is_found_at_any_depth():
+    from loo_ledger.parsers import holds_nul
+
+    deep = "\x00"
+    for _ in range(100):
+        deep = [deep]
+    assert holds_nul(deep) and holds_nul({"a": {"b\x00": 1}}) and not holds_nul([[["x"]]] * 3)
