@@ -31,7 +31,7 @@ class MemberForm(forms.ModelForm):
         lock_club(member.club_id)  # the admin saves in the same transaction
         if member.leaves_club_without_owner(role=data.get("role", member.role),
                                             user=data.get("user")):
-            raise forms.ValidationError("A club must keep at least one owner with a login.")
+            raise forms.ValidationError(Member.KEEP_AN_OWNER)
         return data
 
 

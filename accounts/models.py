@@ -90,6 +90,9 @@ class Member(models.Model):
     def is_owner(self) -> bool:
         return self.role == Role.OWNER
 
+    #: what every refusal of ``leaves_club_without_owner`` says (REST, admin, command line)
+    KEEP_AN_OWNER = "A club must keep at least one owner with a login."
+
     def leaves_club_without_owner(self, *, role: str, user: object) -> bool:
         """True when giving this member ``role`` and ``user`` would leave the club with no owner
         who can log in (an active login): nobody could then manage members or reopen a session.

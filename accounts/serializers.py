@@ -117,5 +117,5 @@ class MemberSerializer(serializers.ModelSerializer):
         if member is not None and member.leaves_club_without_owner(
                 role=attrs.get("role", member.role), user=attrs.get("user", member.user)):
             raise serializers.ValidationError(
-                {"role": "A club must keep at least one owner with a login."})
+                {"role": Member.KEEP_AN_OWNER})
         return attrs

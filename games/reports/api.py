@@ -22,6 +22,7 @@ from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
+from games.reports.model import SessionReport
 from games.reports.pdf import pdf_path, pdf_requested
 from games.reports.render import CSV_TABLES, report_csv
 from games.services.idempotency import idempotent
@@ -88,6 +89,11 @@ def parse_range(query: Mapping[str, str]) -> tuple[date | None, date | None]:
     return date_from, date_to
 
 
+def _file_name(session: GameSession, what: str, report: SessionReport, ext: str) -> str:
+    """A download's file name; an open session's says ``-provisional`` (its figures may change)."""
+    return f"session-{session.pk}-{what}{'' if report.final else '-provisional'}.{ext}"
+
+
 class SessionReportView(SessionScopedMixin, DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
@@ -110,15 +116,14 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                 raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}",
                               errors=[{"field": "table", "message": f"Unknown table {table!r}."}],
                               code="validation-error")
-            marked = "" if report.final else "-provisional"  # an open session's figures may change
-            name = f"session-{session.pk}-{table}{marked}.csv"
+            name = _file_name(session, table, report, "csv")
             return Response(report_csv(report, table),
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
         if fmt == "pdf":
             return self.pdf(session, report)
         return Response(report.as_dict())
 
-    def pdf(self, session: GameSession, report) -> Response:
+    def pdf(self, session: GameSession, report: SessionReport) -> Response:
         """Serve the PDF if rendered; eager Celery renders it now, a real broker answers 202."""
         from games.tasks import render_pdf
 
@@ -134,8 +139,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                                  "GET this URL again shortly."}, status=202,
                                 headers={"Retry-After": "2"})
         return FileResponse(path.open("rb"), content_type="application/pdf", as_attachment=True,
-                            filename=f"session-{session.pk}-report"
-                                     f"{'' if report.final else '-provisional'}.pdf")
+                            filename=_file_name(session, "report", report, "pdf"))
 
 
 class ClubResultsView(DownloadView):

@@ -41,7 +41,7 @@ class Command(BaseCommand):
         created = member is None
         if member is not None and member.leaves_club_without_owner(
                 role=role or member.role, user=login if login is not None else member.user):
-            raise CommandError("A club must keep at least one owner with a login.")
+            raise CommandError(Member.KEEP_AN_OWNER)
         if member is None:
             member = Member(club=club_obj, name=name, role=role or Role.PLAYER,
                             display_name=display_name or name.title())
