@@ -35,7 +35,7 @@ from games.selectors import NextDeal
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
-from games.services.sessions import CLUB_BANKER, purchase_record, session_create
+from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
 from loo_ledger.parsers import holds_nul
 from loo_ledger.problems import Problem
 
@@ -196,7 +196,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
     h = sf.header
     seats = list(h.get("seats") or [])
-    table = GameSession(club=club, seats=seats, resolved_rules=resolved)  # never saved
+    table = GameSession(club=club, seats=seats, resolved_rules=resolved,  # never saved
+                        chip_value=h.get("chip_value", 1))
     held = {s: 0 for s in seats}
     for s, n in (h.get("buy_ins") or {}).items():
         held[s] = held.get(s, 0) + n
@@ -210,8 +211,11 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             p = line.data
             if p.get("player") not in seats or not isinstance(p.get("chips"), int) or p["chips"] < 1:
                 errors.append(_err(line.number, "a purchase names a seated player and a positive number of chips"))
-            else:
-                held[p["player"]] += p["chips"]
+                continue
+            problem = price_problem(p["chips"], p.get("money"), table.chip_value)
+            if problem:
+                errors.append(_err(line.number, problem, player=p["player"], field="money"))
+            held[p["player"]] += p["chips"]
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Mapping
 from datetime import date
 
+from django.db import transaction
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -185,8 +186,9 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
 
         session = self.get_session()
         reason = str((request.data or {}).get("reason", "")) if isinstance(request.data, dict) else ""
-        done = session_close(session=session, user=request.user, reason=reason)
-        report = session_report(session)
+        with transaction.atomic():  # the settlement answered is part of the close: all or nothing
+            done = session_close(session=session, user=request.user, reason=reason)
+            report = session_report(session)
         return Response({
             "session": session.pk,
             "status": session.status,

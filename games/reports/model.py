@@ -284,7 +284,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
             bought_chips=bought[s],
             bought_money=bought_money[s],
             paid_money=paid_money[s],
-            owed_money=bought_money[s] - paid_money[s],
+            owed_money=max(bought_money[s] - paid_money[s], 0),  # paid toward a credit loss: 0
             won_chips=won[s],
             end_pool_share=share[s],
             chips_now=in_hand[s],
@@ -300,7 +300,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "deals": len(deals),
         "chips_bought": sum(bought.values()),
         "money_bought": sum(bought_money.values()),
-        "money_owed": sum(bought_money[s] - paid_money[s] for s in seats),
+        "money_owed": sum(max(bought_money[s] - paid_money[s], 0) for s in seats),
         "chips_returned": sum(facts.returned.values()) if final else 0,  # type: ignore[union-attr]
         "loos_paid": sum(sum(d.loos.values()) for d in deals),
         "penalties_paid": sum(sum(d.penalties.values()) for d in deals),

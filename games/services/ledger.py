@@ -339,7 +339,7 @@ def ledger_statement(session: GameSession) -> dict[str, Any]:
     for p in ChipPurchase.objects.filter(session=session):
         purchased[p.player] = purchased.get(p.player, 0) + p.chips
         money[p.player] = money.get(p.player, 0) + p.money
-    owed = money_owed(session)
+    owed = {s: max(units, 0) for s, units in money_owed(session).items()}  # 0, not a credit
     problems = ledger_check(session)
     return {
         "session": session.pk,

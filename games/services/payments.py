@@ -6,7 +6,9 @@ ledger is untouched, only the money figures of the ledger statement and the repo
 So, unlike a purchase, a payment may also be recorded once the session is closed, but only
 for what the closing left the player owing the banker: the banker lines net a debt against the
 buy-back, so the part the buy-back covered is settled already and paying it again would count
-it twice.
+it twice. What the closing left owing includes chips lost on credit (``allow_credit``): a
+buy-back below zero is money the player hands the banker, and paying it is recorded the same
+way.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                                    "unit (negative: a refund)."}])
     paid = paid_later(locked)
     owed = money_owed(locked, paid=paid).get(player, 0)
-    if money > owed:
+    if locked.is_open and money > owed:
         raise invalid([{"field": "money", "player": player,
                         "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
     if not locked.is_open and money < 0 and not Member.objects.filter(
@@ -53,12 +55,12 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         closing = standing_closing(locked)
         returned = closing.returned if closing is not None else {}
         bought_back = returned.get(player, 0) * locked.chip_value
-        still = max(owed - bought_back, 0)
+        still = max(owed - bought_back, 0)  # a buy-back below zero (chips lost on credit) adds
         if money > still:
             raise invalid([{"field": "money", "player": player,
-                            "message": f"{player} owes {owed} for chips, of which the buy-back "
-                                       f"({bought_back}) settled all but {still} at the "
-                                       f"closing: {money} cannot be paid now."}])
+                            "message": f"{player} owes the banker {still} after the closing "
+                                       f"({owed} for chips, the buy-back {bought_back}): "
+                                       f"{money} cannot be paid now."}])
     if -money > paid.get(player, 0):
         raise invalid([{"field": "money", "player": player,
                         "message": f"{player} has paid {paid.get(player, 0)} later and cannot "

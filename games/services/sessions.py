@@ -20,6 +20,23 @@ MAX_CHIPS = 1_000_000_000
 MAX_MONEY = 10**15
 
 
+def price_problem(chips: int, money: Any, chip_value: int) -> str | None:
+    """Why ``money`` cannot be the price of ``chips`` (None when it can).
+
+    The banker sells every chip at the session's chip value, as he buys every chip back at
+    it: a result in money is (chips returned - chips bought) x chip value, and the results sum
+    to zero only if every chip was sold at that value too. A price off it is a keying slip
+    (and would leave the banker lines unable to balance), so it is refused, not stored.
+    """
+    price = chips * chip_value
+    if money is not None and money != price:
+        return (f"money must be the chips' value at the session's chip value: {chips} x "
+                f"{chip_value} = {price}, not {money!r} (leave money out to use it).")
+    if price > MAX_MONEY:
+        return f"{chips} chips at {chip_value} cost more than {MAX_MONEY}, the most one purchase can be."
+    return None
+
+
 def invalid(errors: list[dict[str, Any]]) -> Problem:
     detail = errors[0]["message"] if len(errors) == 1 else f"{len(errors)} errors."
     return Problem(400, detail=detail, errors=errors, code="validation-error")
@@ -106,7 +123,8 @@ def purchase_record(
     memo: str = "",
     user: Any = None,
 ) -> ChipPurchase:
-    """A player buys ``chips`` from the banker for ``money`` (default chips x chip value)."""
+    """A player buys ``chips`` from the banker at the chip value; ``money``, when given, must
+    be that price (a check on what the scorer keyed in)."""
     locked = session_lock(session)
     require_open(locked)
     errors = []
@@ -114,12 +132,16 @@ def purchase_record(
         errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
     if not isinstance(chips, int) or isinstance(chips, bool) or not 1 <= chips <= MAX_CHIPS:
         errors.append({"field": "chips", "message": f"chips must be a whole number from 1 to {MAX_CHIPS}."})
-    if money is not None and (not isinstance(money, int) or not 0 <= money <= MAX_MONEY):
+    if money is not None and (not isinstance(money, int) or isinstance(money, bool)
+                              or not 0 <= money <= MAX_MONEY):
         errors.append({"field": "money", "message": "money is a whole number of the smallest currency unit, not negative."})
+    elif not errors:
+        problem = price_problem(chips, money, locked.chip_value)
+        if problem:
+            errors.append({"field": "money", "player": player, "message": problem})
     if errors:
         raise invalid(errors)
-    if money is None:
-        money = chips * locked.chip_value
+    money = chips * locked.chip_value
     purchase = ChipPurchase.objects.create(
         session=locked, player=player, chips=chips, money=money, paid=paid, memo=memo[:200],
         posting=next_posting(locked), created_by=user,

@@ -12,7 +12,8 @@ class BankerLine:
     """One player's account with the banker at the end of the session (minor units).
 
     `owed` is what the player still owes for chips (bought less what was paid, on the spot or
-    later); `buyback` is what the banker pays for the chips returned. `banker_pays` = buyback -
+    later; below zero when a payment after closing covered chips lost on credit, a buy-back
+    below zero); `buyback` is what the banker pays for the chips returned. `banker_pays` = buyback -
     owed: positive, the banker hands that much over; negative, the player hands the banker its
     absolute value.
     """
@@ -51,16 +52,16 @@ def banker_settlement(
     for seat in seats:
         bought = bought_money.get(seat, 0)
         paid = paid_money.get(seat, 0)
-        if paid > bought:
-            raise SettlementError(f"{seat} paid {paid} for chips costing {bought}")
         owed = bought - paid
         buyback = buyback_money.get(seat, 0)
         net = buyback - owed
         result = buyback - bought
         total_result += result
         is_banker = seat == banker
-        why = (f"bought {_m(bought)} ({_m(paid)} paid, {_m(owed)} owed), "
-               f"chips bought back for {_m(buyback)}")
+        why = (f"bought {_m(bought)} ({_m(paid)} paid, {_m(owed)} owed), " if owed >= 0 else
+               f"bought {_m(bought)} ({_m(paid)} paid: {_m(-owed)} of it toward chips lost on "
+               "credit), ")
+        why += f"chips bought back for {_m(buyback)}"
         if is_banker:
             why += "; as banker keeps the difference"
         elif net > 0:

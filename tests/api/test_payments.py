@@ -93,13 +93,50 @@ def test_after_closing_only_what_the_buy_back_left_owing_can_be_paid(make_sessio
     assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (50, 30, -20)
     # the buy-back (30) settled 30 of the 50: bob can pay the other 20, not more
     data = problem(pay(scorer_client, session, "bob", 21), 400)
-    assert "settled all but 20 at the closing" in data["errors"][0]["message"]
+    assert data["errors"][0]["message"] == ("bob owes the banker 20 after the closing (50 for "
+                                            "chips, the buy-back 30): 21 cannot be paid now.")
     entries = LedgerEntry.objects.count()
     assert pay(scorer_client, session, "bob", 20, memo="paid on Monday").status_code == 201
     assert LedgerEntry.objects.count() == entries  # the frozen chip ledger is untouched
     report = scorer_client.get(session_url(session, "report")).json()
     bob = next(b for b in report["through_banker"] if b["player"] == "bob")
     assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (30, 30, 0)  # square
+
+
+def test_after_closing_chips_lost_on_credit_can_be_paid(make_session, scorer_client, post_deal,
+                                                       owner_client):
+    from .conftest import DEALS
+
+    # credit allowed; bob buys 1 chip (10) on credit, the three deals cost him 2: he ends on -1
+    session = make_session(buy_ins={"ann": 20, "cat": 20, "dan": 20}, allow_credit=True)
+    scorer_client.post(session_url(session, "purchases/"),
+                       {"player": "bob", "chips": 1, "paid": False}, format="json")
+    for n, deal in enumerate(DEALS, start=1):
+        assert post_deal(session, n, deal).status_code == 201
+    assert scorer_client.post(session_url(session, "close"), format="json").status_code == 200
+
+    def bob_line() -> tuple[int, int, int, str]:
+        report = scorer_client.get(session_url(session, "report")).json()
+        b = next(b for b in report["through_banker"] if b["player"] == "bob")
+        return b["owed"], b["buyback"], b["banker_pays"], b["explanation"]
+
+    # he owes 10 for his chip and the buy-back of -1 chip is -10 more: he hands over 20
+    assert bob_line()[:3] == (10, -10, -20)
+    data = problem(pay(scorer_client, session, "bob", 21), 400)
+    assert data["errors"][0]["message"] == ("bob owes the banker 20 after the closing (10 for "
+                                            "chips, the buy-back -10): 21 cannot be paid now.")
+    assert pay(scorer_client, session, "bob", 20, memo="paid at the door").status_code == 201
+    owed_now, bought_back, banker_pays, why = bob_line()
+    assert (owed_now, bought_back, banker_pays) == (-10, -10, 0)
+    assert "0.10 of it toward chips lost on credit" in why and "nothing changes hands" in why
+    assert owed(scorer_client, session)["bob"] == 0  # nothing owed for chips any more
+    assert problem(pay(scorer_client, session, "bob", 1), 400)  # and nothing more to pay
+    # the report still settles: results sum to zero, the players table owes nothing
+    report = scorer_client.get(session_url(session, "report")).json()
+    assert sum(p["result_money"] for p in report["players"]) == 0
+    assert report["totals"]["money_owed"] == 0
+    assert pay(owner_client, session, "bob", -20, memo="keyed twice").status_code == 201
+    assert bob_line()[:3] == (10, -10, -20)
 
 
 def test_after_closing_only_an_owner_may_refund(make_session, scorer_client, owner_client,

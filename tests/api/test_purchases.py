@@ -25,10 +25,27 @@ def test_rebuy_owed_is_posted_bank_to_player(oak_session, scorer_client):
     assert ledger["totals"]["owed"]["bob"] == 150 and ledger["totals"]["issued"] == 95
 
 
-def test_explicit_money(oak_session, scorer_client):
+def test_explicit_money_must_be_the_chips_value(oak_session, scorer_client):
+    # chip value 10: 10 chips cost 100; the money keyed in is a check on that price
     response = scorer_client.post(session_url(oak_session, "purchases/"),
-                                  {"player": "ann", "chips": 10, "money": 90}, format="json")
-    assert response.json()["money"] == 90
+                                  {"player": "ann", "chips": 10, "money": 100}, format="json")
+    assert response.status_code == 201 and response.json()["money"] == 100
+    before = LedgerEntry.objects.count()
+    data = problem(scorer_client.post(session_url(oak_session, "purchases/"),
+                                      {"player": "bob", "chips": 10, "money": 500}, format="json"), 400)
+    assert data["errors"] == [{"field": "money", "player": "bob", "message":
+                               "money must be the chips' value at the session's chip value: "
+                               "10 x 10 = 100, not 500 (leave money out to use it)."}]
+    assert LedgerEntry.objects.count() == before
+    assert not ChipPurchase.objects.filter(player="bob", chips=10).exists()
+
+
+def test_a_price_past_the_money_limit_is_refused(oak_session, scorer_client):
+    # 10**9 chips at 10 a chip would cost 10**10: fine; the cap is checked on the price itself
+    GameSession.objects.filter(pk=oak_session.pk).update(chip_value=10**7)
+    data = problem(scorer_client.post(session_url(oak_session, "purchases/"),
+                                      {"player": "ann", "chips": 10**9}, format="json"), 400)
+    assert data["errors"][0]["field"] == "money" and "cost more than" in data["errors"][0]["message"]
 
 
 def test_purchases_listed_in_order(oak_session, viewer_client):

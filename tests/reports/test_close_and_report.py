@@ -315,3 +315,18 @@ def test_an_unknown_format_is_406_like_an_unknown_accept(closed_session, viewer_
     body = by_query.json()
     assert body["code"] == "not-acceptable" and by_query["Content-Type"] == "application/problem+json"
     assert "'xml'" in body["detail"] and "csv" in body["detail"] and "pdf" in body["detail"]
+
+
+def test_a_close_whose_answer_fails_is_not_stored(hand_session, scorer_client, monkeypatch):
+    # the settlement answered is part of the close: if building it fails, nothing is closed
+    from games.models import GameSession, LedgerEntry
+    from games.reports import api
+
+    def broken(session):
+        raise RuntimeError("the report cannot be built")
+
+    monkeypatch.setattr(api, "session_report", broken)
+    with pytest.raises(RuntimeError):
+        scorer_client.post(url(hand_session, "close"))
+    assert GameSession.objects.get(pk=hand_session.pk).status == "open"
+    assert not LedgerEntry.objects.filter(session=hand_session, kind="buyback").exists()

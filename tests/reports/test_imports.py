@@ -298,3 +298,20 @@ def test_a_failed_import_does_not_block_the_same_file(scorer_client, django_capt
     assert post_file(scorer_client, text, django_capture_on_commit_callbacks).json()["status"] == "failed"
     assert post_file(scorer_client, text, django_capture_on_commit_callbacks).json()["status"] == "failed"
     assert ImportJob.objects.count() == 2
+
+
+def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
+                                                        django_capture_on_commit_callbacks):
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x)
+    bought = dict(lines[at]["purchase"])
+    lines[at] = {"purchase": {**bought, "money": bought["chips"] * kit.CHIP_VALUE + 1}}
+    text = "\n".join(json.dumps(x) for x in lines)
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["field"], e["player"]) for e in job["errors"]] == [
+        (at + 1, "money", bought["player"])]
+    assert "at the session's chip value" in job["errors"][0]["message"]
+    from games.models import ChipPurchase
+
+    assert not ChipPurchase.objects.exists()

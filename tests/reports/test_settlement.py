@@ -152,9 +152,12 @@ def test_banker_settlement_player_banker_and_refusals():
                               paid_money={"ann": 100, "bob": 100},
                               buyback_money={"ann": 50, "bob": 150})
     assert lines[1].is_banker and "keeps the difference" in lines[1].explanation
-    with pytest.raises(SettlementError, match="paid 200 for chips costing 100"):
-        banker_settlement(["ann"], "club", bought_money={"ann": 100}, paid_money={"ann": 200},
-                          buyback_money={"ann": 100})
+    # paid 100 more than the chips cost (a payment toward a loss on credit that a correction
+    # then undid): the banker hands it back with the buy-back
+    [ann] = banker_settlement(["ann"], "club", bought_money={"ann": 100},
+                              paid_money={"ann": 200}, buyback_money={"ann": 100})
+    assert (ann.owed, ann.banker_pays) == (-100, 200)
+    assert "1.00 of it toward chips lost on credit" in ann.explanation
     with pytest.raises(SettlementError, match="sum to"):
         banker_settlement(["ann"], "club", bought_money={"ann": 100}, paid_money={},
                           buyback_money={"ann": 90})
