@@ -131,6 +131,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "This club imported the very same session file before; `session` and `job` "
                     "name what it made. POST again with `?allow_duplicate=true` to import it "
                     "once more as a new session."),
+        ProblemType("final-deal-played", 409, "Final deal played",
+                    "The last deal recorded (`final_deal`) was the final deal of `end_pool: "
+                    "final-deal`, which plays the pool off: no deal comes after it. Close the "
+                    "session, or correct that deal if it was not the final deal."),
         ProblemType("final-deal-required", 409, "Final deal missing",
                     "The rules say `end_pool: final-deal` and units are left in the pool: "
                     "record a final deal (everybody stands, no miss, `\"final\": true`) "

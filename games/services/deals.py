@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 
 from games.models import Deal, DealRevision, GameSession, Violation
 from games.selectors import NextDeal, session_next
+from games.services.closing import is_final_deal
 from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
 from games.services.ledger import (
     credit_errors,
@@ -57,7 +58,16 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
                        "message": f"Deal {number} is {dealer}'s deal, not {rec['dealer']}'s."})
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
-                       "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']}."})
+                       "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})
+    if "final" in rec:
+        mode = (session.resolved_rules or {}).get("end_pool", "split")
+        if type(rec["final"]) is not bool:
+            errors.append({"field": "record.final",
+                           "message": f"final is true (the final deal) or false, not {rec['final']!r}."})
+        elif rec["final"] and mode != "final-deal":
+            errors.append({"field": "record.final",
+                           "message": f"This session's rules say end_pool: {mode}, so no deal is a final deal; "
+                                      "leave final out."})
     redeal = expected.sits_out is not None
     if "redeal" in rec and bool(rec["redeal"]) != redeal:
         errors.append({"field": "record.redeal",
@@ -133,6 +143,13 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
     nxt = session_next(locked)
     if number != nxt.number:
         raise number_conflict(number, nxt)
+    last = Deal.objects.filter(session=locked, number=number - 1).select_related("current").first()
+    if last is not None and is_final_deal(last.current.record):
+        raise Problem(409, "Final deal played",
+                      detail=f"Deal {last.number} was the final deal, which plays the pool off: no "
+                             "deal comes after it. Close the session, or correct deal "
+                             f"{last.number} if it was not the final deal.",
+                      code="final-deal-played", final_deal=last.number)
     rec = session_record(locked, record, nxt)
     verdict = _replay(locked, rec, pool=nxt.pool, first_of_series=nxt.first_of_series)
     if not locked.allow_credit:
@@ -269,6 +286,10 @@ def deal_correct(
     expected = NextDeal(number, cur.dealer, cur.pool_before, cur.first_of_series,
                         tuple(cur.record.get("sits_out") or ()) if cur.record.get("redeal") else None)
     rec = session_record(locked, record, expected)
+    if len(deals) > 1 and is_final_deal(rec):
+        raise _refused(number, [{"deal": deals[1].number, "field": "record.final",
+                                 "message": f"it would come after the final deal {number}, which "
+                                            "plays the pool off."}])
     verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
     steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
     steps += _replan(locked, deals[1:], NextDeal.after(verdict, number), number)

@@ -80,3 +80,70 @@ def test_close_after_final_deal(final_deal_session, scorer_client):
     assert body["returned"] == {"ann": 14, "bob": 19, "cat": 24, "dan": 23}
     assert body["results"] == {"ann": -60, "bob": -10, "cat": 40, "dan": 30}
     assert any("final deal left 9 units" in w for w in body["warnings"])
+
+
+def deals(session) -> str:
+    return f"/api/v1/clubs/{session.club.slug}/sessions/{session.pk}/deals/"
+
+
+def test_no_deal_after_the_final_deal(final_deal_session, scorer_client):
+    from games.models import Deal
+    from games.services.deals import deal_record
+
+    deal_record(session=final_deal_session, number=3, record=FINAL)
+    after = {"dealer": "dan", "turnup": "7C", "actions": []}
+    response = scorer_client.post(deals(final_deal_session), {"number": 4, "record": after},
+                                  format="json")
+    assert response.status_code == 409
+    body = response.json()
+    assert (body["code"], body["final_deal"]) == ("final-deal-played", 3)
+    assert "Deal 3 was the final deal" in body["detail"]
+    assert Deal.objects.filter(session=final_deal_session).count() == 3
+
+
+def test_a_correction_cannot_make_a_deal_with_deals_after_it_final(final_deal_session,
+                                                                    scorer_client):
+    first = kit.deal_record(1)
+    first.pop("pool")
+    response = scorer_client.post(deals(final_deal_session) + "1/corrections",
+                                  {"record": {**first, "final": True}, "reason": "said final"},
+                                  format="json")
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "correction-refused" and body["deal"] == 2
+    assert "it would come after the final deal 1" in body["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("final, message", [
+    ("yes", "final is true (the final deal) or false, not 'yes'."),
+    (1, "final is true (the final deal) or false, not 1."),
+])
+def test_final_must_be_true_or_false(final_deal_session, scorer_client, final, message):
+    response = scorer_client.post(deals(final_deal_session),
+                                  {"number": 3, "record": {**FINAL, "final": final}}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "record-mismatch"
+    assert body["errors"] == [{"field": "record.final", "message": message}]
+
+
+def test_a_split_session_has_no_final_deal(club, scorer_client):
+    from games.models import Deal
+    from games.services.sessions import session_create
+
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card"},
+                             chip_value=10, buy_ins={s: 20 for s in kit.SEATS})
+    first = kit.deal_record(1)
+    first.pop("pool")
+    response = scorer_client.post(deals(session), {"number": 1, "record": {**first, "final": True}},
+                                  format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"][0]["field"] == "record.final"
+    assert "end_pool: split, so no deal is a final deal" in body["errors"][0]["message"]
+    assert not Deal.objects.filter(session=session).exists()
+    # false is what every deal of such a session is, and may be said
+    response = scorer_client.post(deals(session), {"number": 1, "record": {**first, "final": False}},
+                                  format="json")
+    assert response.status_code == 201, response.content
