@@ -160,14 +160,17 @@ def session_reopen(*, session: GameSession, user: Any, reason: str) -> SessionCl
                       code="session-open")
     closing = standing_closing(locked)
     postings = []
-    for posting in (closing.postings if closing else []):
+    for posting in reversed(closing.postings if closing else []):  # the buy-back first
         entries = LedgerEntry.objects.filter(session=locked, posting=posting).order_by("seq")
         # Same kind, opposite sign: the buy-back / end-pool totals net to zero again, so the
-        # ledger check's "issued = purchased - bought back" still holds after a reopen.
+        # ledger check's "issued = purchased - bought back" still holds after a reopen. Booked
+        # under the posting it reverses, as a deal's re-settlement is under the deal's, so
+        # the timeline shows the closing netted out in its place rather than a buy-back of
+        # chips that later corrections may have moved.
         lines = [LedgerLine(e.account, -e.chips, e.kind) for e in entries]
         if lines:
             posted = ledger_post(session=locked, kind=Kind.REVERSAL, lines=lines,
-                                 memo=f"reopened: reverses posting {posting}")
+                                 memo=f"reopened: reverses posting {posting}", posting=posting)
             postings.append(posted[0].posting)
     locked.status = GameSession.Status.OPEN
     locked.closed_at = None

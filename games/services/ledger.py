@@ -226,6 +226,8 @@ def ledger_timeline(session: GameSession) -> list[TimelineRow]:
     for pos in sorted(rows):
         row = rows[pos]
         row.changes = {k: v for k, v in row.changes.items() if v}
+        if not row.changes and row.kind != "deal":
+            continue  # a closing that was reopened: reversed in its own place, it moved nothing
         for account, chips in row.changes.items():
             running[account] = running.get(account, 0) + chips
         row.balances = dict(running)

@@ -243,6 +243,14 @@ def test_reopen_owner_only_logged_and_reversed(closed_session, scorer_client, ow
     assert {s: balances[s] for s in kit.SEATS} == {
         s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
     assert ledger_check(closed_session) == []
+    # the closing is reversed in its own place, the buy-back first: the timeline shows no
+    # step of it, and never a player below zero
+    closing = SessionClosing.objects.get(session=closed_session, action="close")
+    assert response.json()["reversing_postings"] == list(reversed(closing.postings))
+    rows = owner_client.get(url(closed_session, "ledger")).json()["rows"]
+    assert {r["kind"] for r in rows} == {"deal", "purchase"}
+    assert all(chips >= 0 for r in rows for chips in r["balances"].values())
+    assert rows[-1]["balances"] == {s: balances[s] for s in kit.SEATS} and rows[-1]["pool"] == 9
     log = list(SessionClosing.objects.filter(session=closed_session).values_list("action", "by__username", "reason"))
     assert log == [("close", "sam", "end of the evening"), ("reopen", "olga", "bob's last deal was miscounted")]
     history = owner_client.get(url(closed_session, "closings")).json()
