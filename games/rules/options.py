@@ -171,10 +171,10 @@ class RuleSet:
     def to_options(self) -> dict[str, Any]:
         """Every option, resolved and JSON-serialisable; ``from_options`` reads it back."""
         out: dict[str, Any] = self.options_json.copy()  # type: ignore[attr-defined]
-        for name in ANTES:  # the only values that are not immutable
-            ante = out[name]
-            if ante is not None:
-                out[name] = ante.copy()
+        # the antes are the only values that are not immutable (spelt out: every verdict pays)
+        out["ante"] = out["ante"].copy()
+        if out["ante_double"] is not None:
+            out["ante_double"] = out["ante_double"].copy()
         return out
 
     def check_seats(self, seats: Sequence[str]) -> None:

@@ -3,6 +3,9 @@
 Play offenders are looed once (the penalty replaces the ordinary loo unless
 ``penalty_and_loo: both``) and their trick winnings stay in the pool; a defending dealer's
 shares stay too. Every verdict is checked for conservation in ``Books.settlement``.
+
+This runs once per replayed deal, so it is written for speed as well as clarity: each way of
+ending names who takes what and who is looed, and the books are filled in one pass each.
 """
 from __future__ import annotations
 
@@ -18,59 +21,65 @@ if TYPE_CHECKING:
 
 _SAME_DEALER = {"misdeal", "redeal", "thrown-in"}
 
-#: ``(player, units)`` a way of ending pays, before the offenders' and the defender's exception
-Takes = list[tuple[int, int]]
+#: who a way of ending pays, and beside each how much: before the offenders' and the defender's
+#: exception (two lists, not a list of pairs: no tuple to make per trick)
+Takes = tuple[list[int], list[int]]
 
 
 def build_verdict(deal: Deal) -> dict[str, Any]:
     """Settle a finished deal's books and describe it; shares no dict with another verdict."""
-    r = deal.rules
-    seats = deal.seats
     books = deal.books
     pool = books.pool
-    full = r.full_loo(pool)
-    offenders = deal._offenders
-    defender = deal._defender
-    loos = books.loos
-    for s in offenders:
-        books.add(loos, seats[s], full)
+    full = deal.rules.full_loo(pool)
+    takes, looed = _ending(deal, pool, full)
+    _enter(deal, takes, looed, full)
+    return _describe(deal, books.settlement(pool))
+
+
+def _ending(deal: Deal, pool: int, full: int) -> tuple[Takes, list[int]]:
+    """Who takes what and who is looed, by the way the deal ended (exceptions come later)."""
     how = deal._ended
-    standers = deal._standers
-
-    # every way of ending names who takes what and who is looed; the offenders' and the
-    # defender's exceptions are applied once, below
-    takes: Takes = []
-    looed: list[int] = []
     if how == "played":
-        if r.game == "poker-loo":
-            _settle_poker(deal, pool, takes, looed)
-        else:
-            _settle_tricks(deal, pool, takes, looed)
-    elif how == "dealer-takes":
-        takes.append((deal._d, pool))
-    elif how in ("conceded", "lone-stander"):
-        takes.append((next(s for s in standers if s != deal._d or len(standers) == 1), pool))
-    elif how == "flush":
-        _settle_flush(deal, pool, full, takes, looed)
-    elif how == "redeal":
-        takes.append((deal._flushes[0][0], pool))
-    for s, units in takes:
-        if s not in offenders and s != defender:
-            books.add(books.payouts, seats[s], units)
-    both = r.penalty_and_loo == "both"
-    for s in looed:
-        if both or s not in offenders:
-            books.add(loos, seats[s], full)
-    settlement = books.settlement(pool)
+        if deal.rules.game == "poker-loo":
+            return _settle_poker(deal, pool)
+        return _settle_tricks(deal, pool)
+    if how == "flush":
+        return _settle_flush(deal, pool, full)
+    if how == "dealer-takes":
+        return ([deal._d], [pool]), []
+    if how in ("conceded", "lone-stander"):
+        standers = deal._standers
+        return ([next(s for s in standers if s != deal._d or len(standers) == 1)], [pool]), []
+    if how == "redeal":
+        return ([deal._flushes[0][0]], [pool]), []
+    return ([], []), []
 
-    nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(seats)
-    if r.game == "poker-loo":
-        if how == "nobody-stands":
-            nxt = deal._d
-        first = deal.first_of_series if how == "thrown-in" else settlement["pool_after"] == 0
-    else:
-        first = False
-    won = deal._won
+
+def _enter(deal: Deal, takes: Takes, looed: list[int], full: int) -> None:
+    """Into the books: offenders are looed once, first; their takes and the defender's stay in
+    the pool; under ``penalty_and_loo: replace`` an offender is not looed again."""
+    seats, books = deal.seats, deal.books
+    offenders, defender = deal._offenders, deal._defender
+    payouts = books.payouts
+    for s, units in zip(*takes):
+        if units and s not in offenders and s != defender:
+            seat = seats[s]
+            payouts[seat] = payouts.get(seat, 0) + units
+    if not full:
+        return
+    if offenders:
+        if deal.rules.penalty_and_loo != "both":
+            looed = [s for s in looed if s not in offenders]
+        looed = offenders + looed
+    loos = books.loos
+    for s in looed:
+        seat = seats[s]
+        loos[seat] = loos.get(seat, 0) + full
+
+
+def _describe(deal: Deal, settlement: dict[str, Any]) -> dict[str, Any]:
+    """The verdict dict: every list and dict in it is new, or the deal's own."""
+    seats, standers, won, how = deal.seats, deal._standers, deal._won, deal._ended
     verdict: dict[str, Any] = {
         "status": ("unverified" if deal._unverified
                    else "irregular" if deal.violations else "valid"),
@@ -83,32 +92,48 @@ def build_verdict(deal: Deal) -> dict[str, Any]:
         "violations": deal.violations,
         "settlement": settlement,
         "ended": how,
-        "next": {"dealer": seats[nxt], "pool": settlement["pool_after"], "first_of_series": first},
-        "engine": {"version": ENGINE_VERSION, "rules": r.to_options()},
+        "next": _next(deal, settlement["pool_after"]),
+        "engine": {"version": ENGINE_VERSION, "rules": deal.rules.to_options()},
     }
     if how == "thrown-in":
         verdict["redeal"] = {"sits_out": list(deal._sits_out_next)}
-    if defender >= 0:
-        verdict["defender"] = seats[defender]
+    if deal._defender >= 0:
+        verdict["defender"] = seats[deal._defender]
     if deal._flushes:
         verdict["flushes"] = [{"player": seats[s], "cards": [NAME[c] for c in hand]}
                               for s, hand, _ in deal._flushes]
     return verdict
 
 
-def _settle_tricks(deal: Deal, pool: int, takes: Takes, looed: list[int]) -> None:
+def _next(deal: Deal, pool_after: int) -> dict[str, Any]:
+    """Who deals next, for what pool, and (poker-Loo) whether that deal starts a series."""
+    how = deal._ended
+    nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(deal.seats)
+    first = False
+    if deal.rules.game == "poker-loo":
+        if how == "nobody-stands":
+            nxt = deal._d
+        first = deal.first_of_series if how == "thrown-in" else pool_after == 0
+    return {"dealer": deal.seats[nxt], "pool": pool_after, "first_of_series": first}
+
+
+def _settle_tricks(deal: Deal, pool: int) -> tuple[Takes, list[int]]:
     """Trick games: all tricks take the pool, else each trick its share; no trick is looed."""
     r = deal.rules
     winners = [t[3] for t in deal._tricks]
     n = deal._hand_size
+    takes: Takes
     if len(winners) == n and winners.count(winners[0]) == n:
-        takes.append((winners[0], pool))
-    elif not r.undivided:
-        takes.extend(zip(winners, trick_shares(r, pool, n)))
+        takes = [winners[0]], [pool]
+    elif r.undivided:
+        takes = [], []
+    else:
+        takes = winners, trick_shares(r, pool, n)
     won, defender = deal._won, deal._defender
-    looed += [s for s in deal._standers if not won[s] and s != defender]
+    looed = [s for s in deal._standers if not won[s] and s != defender]
     if r.pam_immune:
         _spare_pam_holders(deal, looed)
+    return takes, looed
 
 
 def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
@@ -122,29 +147,28 @@ def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
                         or any(p == s and c == pam for t in tricks for p, c in t[2]))]
 
 
-def _settle_poker(deal: Deal, pool: int, takes: Takes, looed: list[int]) -> None:
+def _settle_poker(deal: Deal, pool: int) -> tuple[Takes, list[int]]:
     """Poker-Loo: three tricks take the pot; 0-1 trick burns; the first deal's two-trick share."""
     won = deal._won
     standers = deal._standers
     three = [s for s in standers if won[s] >= 3]
     if three:
-        takes.append((three[0], pool))
         two_standers = not deal.first_of_series and len(standers) == 2
-        looed += [s for s in standers if won[s] <= 1 or (two_standers and s != three[0])]
-    else:
-        twos = [s for s in standers if won[s] == 2]
-        if deal.first_of_series and twos:
-            share = pool // len(twos)
-            takes += [(s, share) for s in twos]
-        looed += [s for s in standers if won[s] <= 1]
+        looed = [s for s in standers if won[s] <= 1 or (two_standers and s != three[0])]
+        return ([three[0]], [pool]), looed
+    twos = [s for s in standers if won[s] == 2] if deal.first_of_series else []
+    shares = [pool // len(twos)] * len(twos) if twos else []
+    return (twos, shares), [s for s in standers if won[s] <= 1]
 
 
-def _settle_flush(deal: Deal, pool: int, full: int, takes: Takes, looed: list[int]) -> None:
+def _settle_flush(deal: Deal, pool: int, full: int) -> tuple[Takes, list[int]]:
+    """The best flush shown takes the pool (split on a tie); standers without one are looed,
+    or under Peel's ``everyone-pays-holder`` every other player pays each winner a loo."""
     r = deal.rules
     rank = {s: i for i, s in enumerate(deal._order)}
     shown = sorted(deal._flushes, key=lambda f: rank[f[0]])
     winners = best_flushes(r, shown)
-    takes += [(w, pool // len(winners)) for w in winners]
+    takes = winners, [pool // len(winners)] * len(winners)
     if r.flush_pays == "everyone-pays-holder" and r.game == "five-card":
         books = deal.books
         for s in deal._order:  # Peel: every other player, a beaten flush too
@@ -153,11 +177,12 @@ def _settle_flush(deal: Deal, pool: int, full: int, takes: Takes, looed: list[in
             for w in winners:
                 books.add(books.transfers, deal.seats[s], -full)
                 books.add(books.transfers, deal.seats[w], full)
-        return
+        return takes, []
     holders = {f[0] for f in shown}
-    looed += [s for s in deal._standers if s not in holders and s != deal._defender]
+    looed = [s for s in deal._standers if s not in holders and s != deal._defender]
     if r.pam_immune:
         _spare_pam_holders(deal, looed)
+    return takes, looed
 
 
 def _tricks(tricks: list, seats: list[str]) -> list[dict[str, Any]]:
