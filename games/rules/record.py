@@ -67,7 +67,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if first_of_series is None:
         first_of_series = number == 1
     sits_out = record.get("sits_out") or []
-    if not isinstance(sits_out, list) or any(p not in seats for p in sits_out):
+    if not isinstance(sits_out, list) or (sits_out and any(p not in seats for p in sits_out)):
         errors.append(record_error("sits_out: must list seated players", field="sits_out"))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
@@ -234,7 +234,9 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     hands: dict[str, Any] = dict(given)
     miss: Any = record.get("miss")
     inferred: list[str] = []
-    turnup = _card(record.get("turnup")) if record.get("turnup") is not None else None
+    turnup = record.get("turnup")
+    if turnup is not None:
+        turnup = _card(turnup)
     for player, cards in plays.items():
         if player in given or player not in seats:
             continue
