@@ -67,7 +67,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if first_of_series is None:
         first_of_series = number == 1
     sits_out = record.get("sits_out") or []
-    if not isinstance(sits_out, list) or any(p not in seats for p in sits_out):
+    if not isinstance(sits_out, list) or (sits_out and any(p not in seats for p in sits_out)):
         errors.append(record_error("sits_out: must list seated players", field="sits_out"))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
@@ -213,14 +213,123 @@ def _cards(texts: Any) -> list[int | None]:
         return [_card(c) for c in texts] if isinstance(texts, list) else []
 
 
+#: what reading the actions gives: each player's plays (in order), every card played, each
+#: exchanger's discards (those not played again) and draws, who took the miss, and the ``ops``
+#: handed to the deal
+_Reading = tuple[dict[Any, list[int]], set[int], dict[str, tuple[list[int], list[int]]], Any,
+                 list[Any]]
+
+
 def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any,
                  actions: list, errors: list[dict], bad: set[int], check: bool
                  ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str], list[Any]]:
     """Each player's dealt hand: given, or read back from plays, discards and draws."""
+    plays, seen, exchanges, miss_player, ops = (
+        _read_clean(actions, r.game == "three-card")
+        or _read_actions(record, r, dealer, actions, errors, bad))
+    given = record.get("hands") or {}
+    if type(given) is not dict and not isinstance(given, Mapping):
+        errors.append(record_error("hands: must map players to cards", field="hands"))
+        given = {}
+    hands: dict[str, Any] = dict(given)
+    miss: Any = record.get("miss")
+    inferred: list[str] = []
+    turnup = record.get("turnup")
+    if turnup is not None:
+        turnup = _card(turnup)
+    for player, cards in plays.items():
+        if player in given or player not in seats:
+            continue
+        if player == miss_player:
+            if miss is None:
+                miss = list(cards)
+            continue
+        exchanged = exchanges.get(player)
+        hands[player] = cards if exchanged is None else _read_back(cards, exchanged)
+        inferred.append(player)
+    if turnup is not None and r.turnup_to_dealer and r.game != "irish" and dealer in inferred \
+            and turnup in hands[dealer]:  # taken, not dealt (even unrecorded)
+        hands[dealer] = [c for c in hands[dealer] if c != turnup]
+    if check and (given or record.get("miss") is not None
+                  or (turnup in seen and not _dealer_owns(r, dealer, turnup, plays))):
+        first_play = {}
+        for i, a in enumerate(actions):
+            if i not in bad and type(a) is dict and a.get("action") == "play":
+                c = _card(a.get("card"))
+                if c is not None and c not in first_play:
+                    first_play[c] = (a.get("player"), i)
+        already = set(bad)
+        _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
+                      errors, bad)
+        for i in bad - already:  # a card placed elsewhere is not read into the player's hand
+            a = actions[i]
+            held = hands.get(a.get("player")) if type(a) is dict else None
+            c = _card(a.get("card")) if held and a.get("player") in inferred else None
+            if c is not None and c in held:
+                held.remove(c)
+    return hands, miss, inferred, ops
+
+
+def _read_back(played: list[int], exchanged: tuple[list[int], list[int]]) -> list[int]:
+    """An exchanger's dealt hand: the discards not played again, then the plays not drawn."""
+    kept, drawn = exchanged
+    return kept + [c for c in played if c not in drawn]
+
+
+def _dealer_owns(r: RuleSet, dealer: Any, turnup: int, plays: Mapping[Any, list[int]]) -> bool:
+    """The dealer plays the turn-up, taken into the hand (five-card and poker Loo)."""
+    return (r.turnup_to_dealer and r.game in ("five-card", "poker-loo")
+            and turnup in plays.get(dealer, ()))
+
+
+def _read_clean(actions: list, three_card: bool) -> _Reading | None:
+    """The common record at speed: every card in a spelling ``CODE`` knows, no card played
+    twice or both discarded and played, every exchange by a named player listing its draw.
+    None for anything else, which ``_read_actions`` then reads, naming every error."""
+    code = CODE
+    plays: dict[Any, list[int]] = {}
+    exchanges: dict[str, tuple[list[int], list[int]]] = {}
+    discarded: list[int] = []
+    miss_player = None
+    ops: list[Any] = [None] * len(actions)
+    try:
+        for i, a in enumerate(actions):
+            kind = a["action"]
+            if kind == "play":
+                c = ops[i] = code[a["card"]]
+                held = plays.get(a["player"])
+                if held is None:
+                    plays[a["player"]] = [c]
+                else:
+                    held.append(c)
+            elif type(a) is not dict:
+                return None
+            elif kind == "exchange":
+                player, listed = a["player"], a["draw"]
+                if type(player) is not str or type(listed) is not list:
+                    return None
+                out = [code[c] for c in a.get("discard") or []]
+                discarded += out
+                ops[i] = exchanges[player] = (out, [code[c] for c in listed])
+            elif kind in _MISS_ACTIONS and three_card and (
+                    kind == "take-miss" or miss_player is None):
+                miss_player = a.get("player")
+    except (KeyError, TypeError):
+        return None
+    seen = set().union(*plays.values())
+    if len(seen) != sum(map(len, plays.values())) or not seen.isdisjoint(discarded) \
+            or len(set(discarded)) != len(discarded):
+        return None  # a card played twice, discarded twice, or discarded and played
+    return plays, seen, exchanges, miss_player, ops
+
+
+def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: list,
+                  errors: list[dict], bad: set[int]) -> _Reading:
+    """Every action read, whatever the record holds: the errors found are named (by index)
+    and their actions marked ``bad``; what can be read is."""
     plays: defaultdict[str, list[int]] = defaultdict(list)
     seen: set[int] = set()
-    discards: dict[str, list[int]] = {}
-    draws: dict[str, list[int]] = {}
+    exchanges: dict[str, tuple[list[int], list[int]]] = {}
     miss_player: str | None = None
     stock = record.get("stock")
     stock_cards = [_card(c) for c in stock] if isinstance(stock, list) else None
@@ -284,57 +393,13 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 ops[i] = (out, given_draw)
             else:  # a card discarded twice is read into the hand once; the deal refuses the
                 out = list(dict.fromkeys(out))  # exchange itself, naming its index and the card
-            discards[player] = out
-            draws[player] = drawn
+            exchanges[player] = (out, drawn)
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
                 kind == "take-miss" or miss_player is None):
             miss_player = a.get("player")
-    given = record.get("hands") or {}
-    if not isinstance(given, Mapping):
-        errors.append(record_error("hands: must map players to cards", field="hands"))
-        given = {}
-    hands: dict[str, Any] = dict(given)
-    miss: Any = record.get("miss")
-    inferred: list[str] = []
-    turnup = _card(record.get("turnup")) if record.get("turnup") is not None else None
-    for player, cards in plays.items():
-        if player in given or player not in seats:
-            continue
-        if player == miss_player:
-            if miss is None:
-                miss = list(cards)
-            continue
-        dealt = cards
-        if player in discards or player in draws:
-            drawn = draws.get(player, [])
-            dealt = [c for c in discards.get(player, []) if c not in cards] + \
-                    [c for c in cards if c not in drawn]
-        if player == dealer and turnup is not None and r.turnup_to_dealer \
-                and r.game != "irish" and turnup in dealt:
-            dealt = [c for c in dealt if c != turnup]  # taken, not dealt (even unrecorded)
-        hands[player] = dealt
-        inferred.append(player)
-    dealer_owns_turnup = (turnup is not None and r.turnup_to_dealer
-                          and r.game in ("five-card", "poker-loo")
-                          and turnup in plays.get(dealer, ()))
-    if check and (given or record.get("miss") is not None
-                  or (turnup in seen and not dealer_owns_turnup)):
-        first_play = {}
-        for i, a in enumerate(actions):
-            if i not in bad and type(a) is dict and a.get("action") == "play":
-                c = _card(a.get("card"))
-                if c is not None and c not in first_play:
-                    first_play[c] = (a.get("player"), i)
-        already = set(bad)
-        _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
-                      errors, bad)
-        for i in bad - already:  # a card placed elsewhere is not read into the player's hand
-            a = actions[i]
-            held = hands.get(a.get("player")) if type(a) is dict else None
-            c = _card(a.get("card")) if held and a.get("player") in inferred else None
-            if c is not None and c in held:
-                held.remove(c)
-    return hands, miss, inferred, ops
+    kept = {player: ([c for c in out if c not in plays.get(player, ())], drawn)
+            for player, (out, drawn) in exchanges.items()}
+    return plays, seen, kept, miss_player, ops
 
 
 def _untangle(actions: list, hands: dict[str, Any], inferred: list[str], errors: list[dict],
