@@ -12,6 +12,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.rules.version import RECORD_FORMAT
+
 CARD_HELP = "A card: rank A K Q J T 9 ... 2 (10 accepted) and suit C D H S, e.g. 'TH', 'JC'."
 ACTIONS = ["stand", "pass", "take-miss", "defend", "exchange", "flush", "play", "irregularity"]
 IRREGULARITIES = [
@@ -55,7 +57,8 @@ class RulesSchema(serializers.Serializer):
 class DealRecordSchema(serializers.Serializer):
     """A deal record, format loo-deal/1 (see deal-record.md)."""
 
-    format = serializers.CharField(default="loo-deal/1")
+    format = serializers.ChoiceField(choices=[RECORD_FORMAT], default=RECORD_FORMAT,
+                                     help_text="The record format; another value is refused.")
     seats = serializers.ListField(child=serializers.CharField(), required=False,
                                   help_text="Players clockwise; inside a session the session's seats apply.")
     dealer = serializers.CharField(required=False, help_text="Inside a session: must be the dealer whose turn it is (filled in when left out).")

@@ -11,11 +11,12 @@ from .options import PRESETS, RuleSet
 from .record import replay
 from .session import replay_session
 from .settlement import end_pool_split
-from .version import ENGINE_VERSION
+from .version import ENGINE_VERSION, RECORD_FORMAT
 
 __all__ = [
     "ENGINE_VERSION",
     "PRESETS",
+    "RECORD_FORMAT",
     "Deal",
     "RecordError",
     "RuleError",

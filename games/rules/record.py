@@ -14,11 +14,14 @@ from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, record_error
 from .options import RuleSet, rules_from
+from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
 _SEATED: set[tuple] = set()  # tables already checked by RuleSet.check_seats
 _MISS_ACTIONS = ("take-miss", "defend")
 _PAST_DECLARING = ("play", "exchange")
+#: the record's true-or-false fields: "yes" or 1 must not quietly mean true
+_FLAGS = ("final", "redeal")
 _WHOLE_RECORD = frozenset({"turnup", "hands", "miss", "stock", "seats", "dealer", "pool"})
 
 
@@ -45,6 +48,14 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             raise RecordError([record_error(e, field="seats") for e in messages]) from None
         if table is not None and len(_SEATED) < 1024:
             _SEATED.add(table)
+    fmt = record.get("format")
+    if fmt is not None and fmt != RECORD_FORMAT:
+        errors.append(record_error(f"format: {fmt!r} is not a record format this engine reads "
+                                   f"({RECORD_FORMAT})", field="format"))
+    for flag in _FLAGS:
+        if type(record.get(flag, False)) is not bool:
+            errors.append(record_error(f"{flag}: {record[flag]!r} is not true or false",
+                                       field=flag))
     dealer = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))

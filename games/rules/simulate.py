@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from .cards import NAME
 from .deal import Deal
 from .options import RuleSet, rules_from
+from .version import RECORD_FORMAT
 
 #: the 52 cards by their record names
 DECK: tuple[str, ...] = tuple(NAME)
@@ -121,7 +122,7 @@ def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], d
         deal.push(action)
         actions.append(dict(action))
     record: dict[str, Any] = {
-        "format": "loo-deal/1", "seats": seats, "dealer": dealer, "pool": pool,
+        "format": RECORD_FORMAT, "seats": seats, "dealer": dealer, "pool": pool,
         "number": number if number is not None else (1 if first_of_series else 2),
         "turnup": cards["turnup"], "actions": actions,
     }

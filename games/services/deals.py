@@ -12,6 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.models import Deal, DealRevision, GameSession, Violation
+from games.rules.version import RECORD_FORMAT
 from games.selectors import NextDeal, session_next
 from games.services.closing import is_final_deal
 from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
@@ -26,8 +27,6 @@ from games.services.ledger import (
 )
 from games.services.sessions import require_open
 from loo_ledger.problems import Problem
-
-RECORD_FORMAT = "loo-deal/1"
 
 
 def _mismatch(errors: list[dict[str, Any]]) -> Problem:
@@ -59,15 +58,11 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})
-    if "final" in rec:
-        mode = (session.resolved_rules or {}).get("end_pool", "split")
-        if type(rec["final"]) is not bool:
-            errors.append({"field": "record.final",
-                           "message": f"final is true (the final deal) or false, not {rec['final']!r}."})
-        elif rec["final"] and mode != "final-deal":
-            errors.append({"field": "record.final",
-                           "message": f"This session's rules say end_pool: {mode}, so no deal is a final deal; "
-                                      "leave final out."})
+    mode = (session.resolved_rules or {}).get("end_pool", "split")
+    if is_final_deal(rec) and mode != "final-deal":  # (a final that is not true or false: the engine's error)
+        errors.append({"field": "record.final",
+                       "message": f"This session's rules say end_pool: {mode}, so no deal is a final deal; "
+                                  "leave final out."})
     redeal = expected.sits_out is not None
     if "redeal" in rec and bool(rec["redeal"]) != redeal:
         errors.append({"field": "record.redeal",

@@ -54,6 +54,15 @@ def test_pool_disagreeing_with_the_record_is_an_error(scorer_client):
     assert "9" in data["detail"] and "6" in data["detail"]
 
 
+def test_a_record_in_another_format_is_refused(scorer_client):
+    record = {**example("e1_miss_taker_revokes.json"), "format": "loo-deal/2"}
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": record},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    assert [(e["field"], e["message"]) for e in data["errors"]] == [
+        ("format", "format: 'loo-deal/2' is not a record format this engine reads (loo-deal/1)")]
+
+
 def test_unknown_option_is_named(scorer_client):
     data = problem(scorer_client.post(URL, {"rules": {"preset": "three-card", "flush": "sometimes"},
                                             "record": example("e1_miss_taker_revokes.json")}, format="json"), 400)

@@ -377,5 +377,26 @@ def test_a_deal_number_that_is_not_one_is_refused_not_read_as_a_later_deal(numbe
         ("number", f"number: {number!r} is not a deal number (1, 2, ...)")]
 
 
+@pytest.mark.parametrize("fmt", ["loo-deal/2", 1, ""])
+def test_a_record_in_another_format_is_refused(fmt):
+    errors = record_errors(five_card(format=fmt))
+    assert [(e["field"], e["message"]) for e in errors] == [
+        ("format", f"format: {fmt!r} is not a record format this engine reads (loo-deal/1)")]
+
+
+def test_the_format_may_be_named_or_left_out():
+    from games.rules import replay
+
+    assert replay(five_card(format="loo-deal/1")) == replay(five_card())
+
+
+@pytest.mark.parametrize("flag", ["final", "redeal"])
+@pytest.mark.parametrize("value", ["yes", "false", 1, 0, None])
+def test_a_flag_is_true_or_false_not_a_truthy_value(flag, value):
+    errors = record_errors(five_card(**{flag: value}))
+    assert [(e["field"], e["message"]) for e in errors] == [
+        (flag, f"{flag}: {value!r} is not true or false")]
+
+
 def test_a_later_deal_number_is_no_error():
     assert replay(five_card(number=7))["status"] == "valid"
