@@ -106,6 +106,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("throttled", 429, "Too many requests", "Retry after `Retry-After` seconds."),
         ProblemType("server-error", 500, "Internal server error",
                     "A bug on our side; nothing was stored."),
+        ProblemType("render-failed", 500, "PDF not rendered",
+                    "The worker could not render the report's PDF; `detail` says why. GET the "
+                    "URL again to try once more; the JSON and CSV downloads are unaffected."),
+        ProblemType("queue-unavailable", 503, "Task queue unavailable",
+                    "The task queue (the Celery broker) cannot be reached, so the work could "
+                    "not be queued; nothing was stored. Try again after `Retry-After` seconds."),
         # the services' own refusals (games.services); generic codes above come first, so
         # that a bare status still maps to its generic type
         ProblemType("record-mismatch", 400, "The record disagrees with the session",

@@ -24,7 +24,7 @@ from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
 from games.reports.model import SessionReport
-from games.reports.pdf import pdf_path, pdf_requested
+from games.reports.pdf import pdf_failure, pdf_path, pdf_requested, pdf_withdrawn
 from games.reports.render import CSV_TABLES, report_csv
 from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
@@ -130,11 +130,24 @@ class SessionReportView(SessionScopedMixin, DownloadView):
 
         path = pdf_path(report)
         if not path.exists():
+            failure = pdf_failure(report)
+            if failure is not None:
+                raise Problem(500, "PDF not rendered", code="render-failed",
+                              detail=f"The PDF could not be rendered ({failure}). GET this URL "
+                                     "again to try once more; the JSON and CSV are unaffected.")
             if render_pdf.app.conf.task_always_eager:
                 render_pdf.apply(args=[session.pk]).get()
             else:
                 if pdf_requested(report):
-                    render_pdf.delay(session.pk)
+                    try:
+                        render_pdf.delay(session.pk)
+                    except Exception as exc:  # the broker cannot be reached
+                        pdf_withdrawn(report)
+                        raise Problem(503, "Task queue unavailable", code="queue-unavailable",
+                                      headers={"Retry-After": "5"},
+                                      detail="The PDF could not be queued for rendering: the "
+                                             "task queue cannot be reached. GET this URL again "
+                                             "shortly.") from exc
                 _answer_in_json(self.request)
                 return Response({"status": "rendering", "detail": "The PDF is being rendered; "
                                  "GET this URL again shortly."}, status=202,

@@ -21,10 +21,14 @@ def pdf_path(report: SessionReport) -> Path:
     return Path(settings.MEDIA_ROOT) / "reports" / f"session-{report.session_id}-{report_fingerprint(report)}.pdf"
 
 
+def _marker(report: SessionReport, kind: str) -> Path:
+    return pdf_path(report).with_suffix(f".{kind}")
+
+
 def pdf_requested(report: SessionReport, within_seconds: int = 300) -> bool:
     """Mark this report's PDF as queued; False if it was already queued recently (so polling
     clients do not queue the same rendering again and again)."""
-    marker = pdf_path(report).with_suffix(".queued")
+    marker = _marker(report, "queued")
     if marker.exists() and time.time() - marker.stat().st_mtime < within_seconds:
         return False
     marker.parent.mkdir(parents=True, exist_ok=True)
@@ -32,13 +36,37 @@ def pdf_requested(report: SessionReport, within_seconds: int = 300) -> bool:
     return True
 
 
+def pdf_withdrawn(report: SessionReport) -> None:
+    """The rendering marked queued never reached the queue: the next request queues it."""
+    _marker(report, "queued").unlink(missing_ok=True)
+
+
+def pdf_failure(report: SessionReport) -> str | None:
+    """Why the last rendering of this report failed, once (the next request tries again)."""
+    marker = _marker(report, "failed")
+    try:
+        why = marker.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    marker.unlink(missing_ok=True)
+    return why
+
+
 def pdf_write(report: SessionReport) -> Path:
-    """Render the PDF unless this exact report already has one; written atomically."""
+    """Render the PDF unless this exact report already has one; written atomically. A failure
+    is left beside it for the polling client (``pdf_failure``), instead of a queued marker
+    that would have it wait in vain."""
     path = pdf_path(report)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(report_pdf(report))
+        try:
+            tmp.write_bytes(report_pdf(report))
+        except Exception as exc:
+            _marker(report, "failed").write_text(f"{type(exc).__name__}: {exc}"[:500],
+                                                 encoding="utf-8")
+            _marker(report, "queued").unlink(missing_ok=True)
+            raise
         tmp.replace(path)
-    path.with_suffix(".queued").unlink(missing_ok=True)
+    _marker(report, "queued").unlink(missing_ok=True)
     return path

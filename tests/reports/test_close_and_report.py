@@ -145,6 +145,58 @@ def test_report_pdf_with_a_broker_answers_202(closed_session, viewer_client, mon
     assert again.status_code == 200 and b"".join(again.streaming_content).startswith(b"%PDF")
 
 
+def test_report_pdf_when_the_broker_is_down_is_503_and_asked_again(closed_session, viewer_client,
+                                                                   monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    from games.tasks import render_pdf
+    from loo_ledger.celery import app
+
+    app.conf.task_always_eager = False
+    tries = []
+
+    def unreachable(*args):
+        tries.append(args)
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6399. Connection refused.")
+
+    monkeypatch.setattr(render_pdf, "delay", unreachable)
+    for _ in range(2):  # nothing is left marked queued: each GET tries the queue again
+        response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
+        assert response.status_code == 503 and response["Retry-After"] == "5"
+        body = response.json()
+        assert body["code"] == "queue-unavailable" and "cannot be reached" in body["detail"]
+    assert len(tries) == 2
+    monkeypatch.setattr(render_pdf, "delay", lambda *args: tries.append(args))
+    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
+    assert len(tries) == 3
+
+
+def test_report_pdf_whose_rendering_failed_says_so_once(closed_session, viewer_client,
+                                                        monkeypatch):
+    from games.reports import pdf
+    from games.tasks import render_pdf
+    from loo_ledger.celery import app
+
+    app.conf.task_always_eager = False
+    queued = []
+    monkeypatch.setattr(render_pdf, "delay", lambda *args: queued.append(args))
+    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
+
+    def broken(report):
+        raise OSError("no fonts")
+
+    monkeypatch.setattr(pdf, "report_pdf", broken)
+    with pytest.raises(OSError):
+        render_pdf(closed_session.pk)  # the worker's attempt fails
+    response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
+    assert response.status_code == 500
+    body = response.json()
+    assert body["code"] == "render-failed" and "OSError: no fonts" in body["detail"]
+    # said once; the next GET queues the rendering again
+    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
+    assert len(queued) == 2
+
+
 def test_report_html_page(closed_session, client, member_for):
     client.force_login(member_for("viewer").user)
     page = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/")
