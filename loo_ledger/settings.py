@@ -22,11 +22,14 @@ DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+# Django's own test of a strong key (check --deploy's W009 only warns): env.example's
+# placeholder, or any short key, must not reach production unnoticed
+if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5):
     from django.core.exceptions import ImproperlyConfigured
 
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
-                               "(see deploy/env.example)")
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off, to a "
+                               "random value of at least 50 characters: python3 -c 'import "
+                               "secrets; print(secrets.token_urlsafe(50))' (see deploy/env.example)")
 
 # Served over TLS only (the default once DEBUG is off): secure cookies, HTTPS redirects and HSTS.
 # Behind the TLS proxy (LOO_NUM_PROXIES > 0) the proxy's X-Forwarded-Proto says the scheme.

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -43,6 +45,14 @@ def test_without_a_secret_key_production_refuses_to_start():
     done = _manage("check", **env)
     assert done.returncode != 0
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in done.stderr
+
+
+@pytest.mark.parametrize("key", ["change-me", "x" * 60, "a-short-but-varied-key-0123"])
+def test_a_placeholder_or_weak_secret_key_is_refused(key):
+    # env.example's placeholder left in place would otherwise pass check --deploy with a warning
+    done = _manage("check", **_production(DJANGO_SECRET_KEY=key))
+    assert done.returncode != 0
+    assert "a random value of at least 50 characters" in done.stderr
 
 
 def test_the_development_default_stays_plain_http():
