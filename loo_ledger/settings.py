@@ -196,6 +196,15 @@ CELERY_TASK_IGNORE_RESULT = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "handlers": {"console": {"class": "logging.StreamHandler"},
+                 "null": {"class": "logging.NullHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        # a request for a host not in ALLOWED_HOSTS is answered 400 (and in the access log);
+        # its traceback would fill the log with every scanner on the internet
+        "django.security.DisallowedHost": {"handlers": ["null"], "propagate": False},
+        # WeasyPrint and its font subsetting narrate every PDF at INFO (the worker's level)
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

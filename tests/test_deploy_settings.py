@@ -59,3 +59,12 @@ def test_the_development_default_stays_plain_http():
     done = _manage("shell", "-v", "0", "-c", "from django.conf import settings as s; "
                    "print(s.DEBUG, s.SESSION_COOKIE_SECURE, s.SECURE_SSL_REDIRECT)")
     assert done.stdout.split("\n")[0] == "True False False"
+
+
+def test_another_host_is_a_400_that_fills_no_log():
+    # scanners send any Host: the access log has the 400; the error log stays readable
+    code = ("from django.test import Client; "
+            "print(Client().get('/', HTTP_HOST='scanner.example').status_code)")
+    done = _manage("shell", "-v", "0", "-c", code, **_production())
+    assert done.stdout.strip() == "400"
+    assert "Invalid HTTP_HOST" not in done.stderr and "Traceback" not in done.stderr
