@@ -78,6 +78,12 @@ class ImportRefused(Exception):
         super().__init__(self.detail)
 
 
+def earlier_import(club: Club, source: str) -> ImportJob | None:
+    """The first import that stored this very file in this club, if any."""
+    return (ImportJob.objects.filter(club=club, status=ImportJob.Status.DONE, source=source)
+            .order_by("pk").first())
+
+
 def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
                       allow_duplicate: bool = False) -> ImportJob:
     """Queue the import of a session file. The very file this club has imported already is
@@ -85,9 +91,7 @@ def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
     almost always a scorer's slip, and it would store every deal twice."""
     from games.imports.tasks import publish
 
-    earlier = None if allow_duplicate else (
-        ImportJob.objects.filter(club=club, status=ImportJob.Status.DONE, source=source)
-        .order_by("pk").first())
+    earlier = None if allow_duplicate else earlier_import(club, source)
     if earlier is not None:
         raise Problem(409, "Already imported",
                       detail=f"This file was imported already as session {earlier.session_id} "

@@ -174,6 +174,14 @@ def test_import_session_command(club, tmp_path):
             call_command("import_session", str(path), "--club", "oak", "--no-progress",
                          stdout=io.StringIO(), stderr=io.StringIO())
     assert ImportJob.objects.count() == 2  # the good file's job and the bad JSON's
+    # the same file again is refused, as over the API, unless asked for
+    with pytest.raises(CommandError, match=f"imported already as session {job.session_id}"):
+        call_command("import_session", str(tmp_path / "sat.jsonl"), "--club", "oak",
+                     "--no-progress", stdout=io.StringIO(), stderr=io.StringIO())
+    assert ImportJob.objects.count() == 2
+    call_command("import_session", str(tmp_path / "sat.jsonl"), "--club", "oak", "--no-progress",
+                 "--allow-duplicate", stdout=io.StringIO(), stderr=io.StringIO())
+    assert ImportJob.objects.filter(status="done").count() == 2
 
 
 def test_export_report_command(hand_session, tmp_path):

@@ -19,10 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--club", required=True, help="the club's slug")
         parser.add_argument("--user", help="username recorded as the importer")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+        parser.add_argument("--allow-duplicate", action="store_true",
+                            help="import a file this club has imported before, as a new session")
 
     def handle(self, *args, **opts):
         from games.imports.models import ImportJob
-        from games.imports.services import run_import
+        from games.imports.services import earlier_import, run_import
 
         club = Club.objects.filter(slug=opts["club"]).first()
         if club is None:
@@ -41,6 +43,10 @@ class Command(BaseCommand):
             raise CommandError(f"{path} is not UTF-8 text (byte {err.start})") from None
         if "\x00" in text:
             raise CommandError(f"{path} holds a NUL character, which cannot be stored")
+        earlier = None if opts["allow_duplicate"] else earlier_import(club, text)
+        if earlier is not None:  # a second import of one file is almost always a slip
+            raise CommandError(f"{path} was imported already as session {earlier.session_id} "
+                               f"(import {earlier.pk}); --allow-duplicate imports it again")
         job = ImportJob.objects.create(club=club, created_by=user, source=text,
                                        filename="stdin" if path == "-" else Path(path).name)
         bar = None if opts["no_progress"] else ProgressBar(self.stderr)
