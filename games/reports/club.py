@@ -1,13 +1,13 @@
 """Club results over a date range: each player's money across the closed sessions."""
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass
 from datetime import date
 
 from accounts.models import Club
 from games.models import GameSession
+from games.reports.csvsafe import SafeWriter
 from games.reports.gather import session_facts
 from games.settlement import format_money, money_results
 
@@ -69,7 +69,7 @@ def club_results(club: Club, date_from: date | None, date_to: date | None) -> li
 
 def club_results_csv(rows: list[PlayerResults]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = SafeWriter(out)
     w.writerow(["player", "display_name", "currency", "sessions", "chips_bought", "money_bought",
                 "result", "best", "worst"])
     for r in rows:

