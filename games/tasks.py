@@ -4,7 +4,8 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(name="games.tasks.render_pdf", acks_late=True)
+#: a soft time limit: the rendering fails cleanly (the client is told) rather than hold a worker
+@shared_task(name="games.tasks.render_pdf", acks_late=True, soft_time_limit=300)
 def render_pdf(session_id: int) -> str:
     """Render (or find) the PDF of a session's current report; returns the file path.
 

@@ -137,6 +137,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "This club imported the very same session file before; `session` and `job` "
                     "name what it made. POST again with `?allow_duplicate=true` to import it "
                     "once more as a new session."),
+        ProblemType("session-full", 409, "Session full",
+                    "A session holds at most `max_deals` deals (1,000); close it and open "
+                    "another for the deals that follow."),
         ProblemType("final-deal-played", 409, "Final deal played",
                     "The last deal recorded (`final_deal`) was the final deal of `end_pool: "
                     "final-deal`, which plays the pool off: no deal comes after it. Close the "

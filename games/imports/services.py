@@ -32,7 +32,7 @@ from accounts.models import Club, Member
 from games.imports.models import ImportJob
 from games.models import GameSession
 from games.selectors import NextDeal
-from games.services.deals import deal_record, session_record
+from games.services.deals import MAX_DEALS, deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
 from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
@@ -42,6 +42,11 @@ from loo_ledger.problems import Problem
 logger = logging.getLogger(__name__)
 
 SESSION_FORMAT = "loo-session/1"
+#: bad lines and errors listed at most: past them the file is read no further (a file of
+#: 200,000 bad lines must not store and serve 200,000 errors)
+MAX_ERRORS = 100
+#: lines after the header: a session's deals and room for its purchases
+MAX_LINES = MAX_DEALS + 2 * MAX_DEALS
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -139,6 +144,9 @@ def parse_session_file(text: str) -> SessionFile:
             else:
                 sf.lines.append(Line(number, "bad" if not_a_deal else "unreadable", {}))
                 sf.errors.append(_err(number, problem))
+            if len(sf.errors) >= MAX_ERRORS:
+                raise ImportRefused(sf.errors + [_err(number, f"{MAX_ERRORS} bad lines: the rest "
+                                                      "of the file was not read")])
         elif header is None:
             header = data
         elif "purchase" in data:
@@ -146,8 +154,16 @@ def parse_session_file(text: str) -> SessionFile:
             sf.lines.append(Line(number, "purchase", purchase))
         else:
             sf.lines.append(Line(number, "deal", data))
+        if len(sf.lines) > MAX_LINES:
+            raise ImportRefused([_err(number, f"more than {MAX_LINES:,} lines after the header: "
+                                      f"a session holds at most {MAX_DEALS:,} deals; split the "
+                                      "file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
+    deal_lines = [x.number for x in sf.lines if x.kind in ("deal", "unreadable")]
+    if len(deal_lines) > MAX_DEALS:
+        raise ImportRefused([_err(deal_lines[MAX_DEALS], f"deal {MAX_DEALS + 1:,}: a session "
+                                  f"holds at most {MAX_DEALS:,} deals; split the file")])
     sf.header = header
     return sf
 
@@ -229,6 +245,10 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
         carry = _check_deal(line, number, carry, table, held, errors, bool(h.get("allow_credit")))
         if progress:
             progress("validating", number, total)
+        if len(errors) >= MAX_ERRORS:
+            errors.append(_err(line.number, f"{len(errors)} errors: the file was checked no "
+                                            "further"))
+            break
     if errors:
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
 

@@ -84,6 +84,10 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     return rec
 
 
+#: the most deals one session holds: an evening is a hundred or so; the cap keeps one session
+#: (its imports, ledger and report) from being made large enough to tie up a worker
+MAX_DEALS = 1_000
+
 #: the largest pool a deal revision can hold (its pool columns are 32-bit integers)
 MAX_POOL = 2_147_483_647
 
@@ -138,6 +142,10 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
     nxt = session_next(locked)
     if number != nxt.number:
         raise number_conflict(number, nxt)
+    if number > MAX_DEALS:
+        raise Problem(409, "Session full", code="session-full", max_deals=MAX_DEALS,
+                      detail=f"A session holds at most {MAX_DEALS:,} deals: close this one and "
+                             "open another for the deals that follow.")
     last = Deal.objects.filter(session=locked, number=number - 1).select_related("current").first()
     if last is not None and is_final_deal(last.current.record):
         raise Problem(409, "Final deal played",

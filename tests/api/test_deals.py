@@ -183,3 +183,18 @@ def test_a_json_string_holding_a_nul_character_is_refused_whole(oak_session, pos
     body = problem(post_deal(oak_session, 1, record), 400)
     assert body["code"] == "malformed-request" and "NUL" in body["detail"]
     assert not Deal.objects.exists() and LedgerEntry.objects.count() == entries
+
+
+def test_a_session_holds_at_most_max_deals(oak_session, post_deal, monkeypatch):
+    from games.models import Deal
+    from games.services import deals
+
+    from .conftest import DEALS
+
+    monkeypatch.setattr(deals, "MAX_DEALS", 2)  # (1,000 in service)
+    for n in (1, 2):
+        assert post_deal(oak_session, n, DEALS[n - 1]).status_code == 201
+    data = problem(post_deal(oak_session, 3, DEALS[2]), 409)
+    assert (data["code"], data["max_deals"]) == ("session-full", 2)
+    assert "close this one and open another" in data["detail"]
+    assert Deal.objects.filter(session=oak_session).count() == 2

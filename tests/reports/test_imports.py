@@ -323,3 +323,29 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     from games.models import ChipPurchase
 
     assert not ChipPurchase.objects.exists()
+
+
+def test_a_file_with_more_deals_than_a_session_holds_is_refused_unread(
+        scorer_client, django_capture_on_commit_callbacks, monkeypatch):
+    from games.imports import services
+    from games.models import GameSession
+
+    monkeypatch.setattr(services, "MAX_DEALS", 5)  # (1,000 in service: this file holds 53)
+    job = post_file(scorer_client, kit.session_file(), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    [error] = job["errors"]
+    assert error["message"] == "deal 6: a session holds at most 5 deals; split the file"
+    assert not GameSession.objects.exists()
+
+
+def test_a_file_of_many_bad_lines_lists_the_first_hundred(scorer_client,
+                                                          django_capture_on_commit_callbacks):
+    from games.imports.services import MAX_ERRORS
+
+    text = json.dumps(kit.header()) + "\n" + "x\n" * 5000
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert len(job["errors"]) == MAX_ERRORS + 1
+    assert job["errors"][-1]["message"] == "100 bad lines: the rest of the file was not read"
+    listed = scorer_client.get(IMPORTS).json()
+    assert len(listed[0]["errors"]) == MAX_ERRORS + 1  # and the list serves no more
