@@ -44,8 +44,8 @@ def member_ensure(
 
 @transaction.atomic
 def password_change(*, user: Any, old_password: str, new_password: str) -> Token:
-    """Change ``user``'s password; every client holding the old token is logged out and the
-    caller gets a new one. The old password must be right and the new one pass the
+    """Change ``user``'s password; every client holding the old token is logged out (the save
+    revokes every token, see ``accounts.signals``) and the caller gets a new one. The old password must be right and the new one pass the
     project's password validators (400 naming the field otherwise)."""
     user = get_user_model().objects.select_for_update().get(pk=user.pk)  # one change at a time
     if not user.check_password(old_password):
@@ -59,5 +59,4 @@ def password_change(*, user: Any, old_password: str, new_password: str) -> Token
                       ) from None
     user.set_password(new_password)
     user.save(update_fields=["password"])
-    Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)
