@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 from .login_limits import LoginRateThrottle
 from .models import Club, Member, lock_club
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
-from .services import club_create, password_change
-from .tenancy import ClubScopedGenericAPIView, IsClubOwner
+from .services import club_create, member_unlink, password_change
+from .tenancy import ClubScopedGenericAPIView, IsClubOwner, IsClubOwnerOrThisMember
 
 
 class ObtainTokenView(APIView):
@@ -167,3 +167,27 @@ class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView)
         with transaction.atomic():  # the last-owner check and the save, one owner change at a time
             lock_club(self.club.pk)
             return super().update(request, *args, **kwargs)
+
+
+@extend_schema(tags=["clubs"])
+class MemberLoginView(ClubScopedGenericAPIView):
+    """DELETE: unlink the member's login. Owners may unlink anyone; any member may unlink their
+    own login, i.e. leave the club (an owner linked them, maybe without asking). The member and
+    its name stay; the club keeps an owner who can log in."""
+
+    permission_classes = [IsClubOwnerOrThisMember]
+    lookup_field = "name"
+
+    def get_queryset(self) -> QuerySet[Member]:
+        return self.scope(Member.objects.all())
+
+    @extend_schema(request=None, responses={
+        204: None,
+        400: OpenApiResponse(description="The club's last owner with a login cannot leave."),
+    }, summary="Unlink a member's login (leave the club)")
+    def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        assert self.club is not None
+        with transaction.atomic():  # the object permission and the unlink under the club's lock
+            lock_club(self.club.pk)
+            member_unlink(member=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)

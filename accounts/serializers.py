@@ -63,7 +63,20 @@ def handle_from_username(username: str) -> str:
 
 class UsernameField(serializers.SlugRelatedField):
     """A login named by its username. A NUL character is refused like any CharField refuses it,
-    before the look-up: PostgreSQL cannot hold one in text, even to compare."""
+    before the look-up: PostgreSQL cannot hold one in text, even to compare.
+
+    The logins of the whole system are not a club's business: the browsable API shows a text
+    box, not a ``<select>`` of every username, and an unknown name is refused in plain words
+    (not the model's "Object with username=... does not exist")."""
+
+    default_error_messages = {
+        **serializers.SlugRelatedField.default_error_messages,
+        "does_not_exist": "No login named '{value}'.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("style", {"base_template": "input.html"})
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, str) and "\x00" in data:

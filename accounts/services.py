@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from loo_ledger.problems import Problem
 
-from .models import Club, Member, Role
+from .models import Club, Member, Role, lock_club
 from .serializers import handle_from_username
 
 
@@ -44,8 +44,8 @@ def member_ensure(
 
 @transaction.atomic
 def password_change(*, user: Any, old_password: str, new_password: str) -> Token:
-    """Change ``user``'s password; every client holding the old token is logged out and the
-    caller gets a new one. The old password must be right and the new one pass the
+    """Change ``user``'s password; every client holding the old token is logged out (the save
+    revokes every token, see ``accounts.signals``) and the caller gets a new one. The old password must be right and the new one pass the
     project's password validators (400 naming the field otherwise)."""
     user = get_user_model().objects.select_for_update().get(pk=user.pk)  # one change at a time
     if not user.check_password(old_password):
@@ -59,5 +59,22 @@ def password_change(*, user: Any, old_password: str, new_password: str) -> Token
                       ) from None
     user.set_password(new_password)
     user.save(update_fields=["password"])
-    Token.objects.filter(user=user).delete()
     return Token.objects.create(user=user)
+
+
+@transaction.atomic
+def member_unlink(*, member: Member) -> Member:
+    """Take the login off ``member``: that person no longer sees the club. The member stays
+    (deal records name it) and keeps its role; unlinking a member without a login changes
+    nothing. Refused (400) when the club would have no owner with an active login left; the
+    club's lock serialises this with every other owner change."""
+    lock_club(member.club_id)
+    member = Member.objects.get(pk=member.pk)
+    if member.user_id is None:
+        return member
+    if member.leaves_club_without_owner(role=member.role, user=None):
+        raise Problem(400, detail=Member.KEEP_AN_OWNER, code="validation-error",
+                      errors=[{"field": "user", "message": Member.KEEP_AN_OWNER}])
+    member.user = None
+    member.save(update_fields=["user"])
+    return member

@@ -10,7 +10,7 @@ Every club-scoped URL carries the club's slug as the ``club`` kwarg
 
 Permission classes here let every member *read* (safe methods) and differ only in who may
 *write*: :class:`CanRead` (nobody), :class:`CanRecord` (owner, scorer), :class:`IsClubOwner`
-(owner). So a viewer's or player's write is always a 403, and adding a view never forgets reads.
+(owner), :class:`IsClubOwnerOrThisMember` (owner, or the member the URL names). So a viewer's or player's write is always a 403, and adding a view never forgets reads.
 
 Querysets must be filtered by the club: use :func:`club_queryset` (or ``self.scope(qs)``).
 """
@@ -92,6 +92,22 @@ class IsClubOwner(_ClubRolePermission):
 
     write_roles = frozenset({Role.OWNER})
     message = "Only the club's owners may do this."
+
+
+class IsClubOwnerOrThisMember(_ClubRolePermission):
+    """Any member may read; owners may write any member, and a member their own record (so that
+    nobody can be held in a club: a login linked by an owner can unlink itself)."""
+
+    write_roles = frozenset({Role.OWNER})
+    message = "Only the club's owners, or the member themselves, may do this."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return getattr(view, "member", None) is not None  # which member: has_object_permission
+
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
+        member: Member = view.member  # type: ignore[attr-defined]
+        return (request.method in SAFE_METHODS or member.role in self.write_roles
+                or obj.user_id == member.user_id)
 
 
 class ClubScopedMixin:

@@ -10,4 +10,6 @@ urlpatterns = [
     path("clubs/<slug:club>/", api.ClubDetailView.as_view(), name="club-detail"),
     path("clubs/<slug:club>/members/", api.MemberListCreateView.as_view(), name="member-list"),
     path("clubs/<slug:club>/members/<slug:name>/", api.MemberDetailView.as_view(), name="member-detail"),
+    path("clubs/<slug:club>/members/<slug:name>/user/", api.MemberLoginView.as_view(),
+         name="member-user"),
 ]

@@ -1,6 +1,9 @@
 """Clubs, members, roles and tokens over REST: successes and refusals."""
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.db import IntegrityError
 from rest_framework.test import APIClient
@@ -278,7 +281,24 @@ def test_linking_a_login_twice_in_one_club_is_refused(club, owner_client):
 def test_linking_an_unknown_user_is_refused(club, owner_client):
     body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": "nobody"},
                                      format="json"), 400)
-    assert body["errors"][0]["field"] == "user"
+    assert body["errors"] == [
+        {"field": "user", "message": "No login named 'nobody'.", "code": "does_not_exist"}]
+    assert "Object with" not in json.dumps(body)
+    assert not Member.objects.filter(club=club, name="zed").exists()
+
+
+def test_the_browsable_member_form_lists_no_logins(club, other_club, django_user_model):
+    """An owner sees a text box for the login, not a <select> of every username on the system."""
+    django_user_model.objects.create_user("hidden-hilda", password="hidden-password-1")
+    browser = APIClient()
+    browser.login(username="olga", password="test-password-123")
+    for url in ("/api/v1/clubs/oak/members/", "/api/v1/clubs/oak/members/sam/"):
+        html = browser.get(url, HTTP_ACCEPT="text/html").content.decode()
+        assert re.search(r'<input[^>]*name="user"', html), url
+        assert not re.search(r'<select[^>]*name="user"', html), url
+        assert "hidden-hilda" not in html and "otto" not in html, url
+    options = browser.options("/api/v1/clubs/oak/members/").content.decode()
+    assert "hidden-hilda" not in options and "otto" not in options
 
 
 def test_a_username_with_a_null_character_is_refused_not_looked_up(club, owner_client):
