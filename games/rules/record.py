@@ -53,9 +53,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         errors.append(record_error(f"format: {fmt!r} is not a record format this engine reads "
                                    f"({RECORD_FORMAT})", field="format"))
     for flag in _FLAGS:
-        if type(record.get(flag, False)) is not bool:
-            errors.append(record_error(f"{flag}: {record[flag]!r} is not true or false",
-                                       field=flag))
+        value = record.get(flag)
+        if value is not None and type(value) is not bool:  # (null: not said, so false)
+            errors.append(record_error(f"{flag}: {value!r} is not true or false", field=flag))
     dealer = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))

@@ -54,10 +54,15 @@ def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], d
     ]
 
 
-def is_final_deal(record: Mapping[str, Any]) -> bool:
-    """The play-off deal of `end_pool: "final-deal"`: a record marked `"final": true`, which the
-    engine replays with everybody standing, no miss and no ante."""
-    return record.get("final") is True
+#: ways a deal ends void, the same dealer dealing again (the engine's verdict `ended`)
+VOID_ENDINGS = frozenset({"misdeal", "redeal", "thrown-in"})
+
+
+def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+    """The play-off deal of `end_pool: "final-deal"`, played: a record marked `"final": true`
+    (the engine replays it with everybody standing, no miss and no ante) that did not end void.
+    A misdealt final deal is dealt again by the same dealer, and that one is the final deal."""
+    return record.get("final") is True and verdict.get("ended") not in VOID_ENDINGS
 
 
 def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -95,8 +100,8 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
     warnings = closing_warnings(seats, verdicts)
 
     if mode == "final-deal" and pool > 0:
-        number, record, _ = deals[-1] if deals else (None, {}, {})
-        if not deals or not is_final_deal(record):
+        number, record, verdict = deals[-1] if deals else (None, {}, {})
+        if not deals or not is_final_deal(record, verdict):
             last = f"deal {number} is not one" if deals else "no deal was recorded"
             raise Problem(
                 409, "Final deal missing",

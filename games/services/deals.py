@@ -59,7 +59,7 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})
     mode = (session.resolved_rules or {}).get("end_pool", "split")
-    if is_final_deal(rec) and mode != "final-deal":  # (a final that is not true or false: the engine's error)
+    if rec.get("final") is True and mode != "final-deal":  # (a final not true or false: the engine's error)
         errors.append({"field": "record.final",
                        "message": f"This session's rules say end_pool: {mode}, so no deal is a final deal; "
                                   "leave final out."})
@@ -147,7 +147,7 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
                       detail=f"A session holds at most {MAX_DEALS:,} deals: close this one and "
                              "open another for the deals that follow.")
     last = Deal.objects.filter(session=locked, number=number - 1).select_related("current").first()
-    if last is not None and is_final_deal(last.current.record):
+    if last is not None and is_final_deal(last.current.record, last.current.verdict):
         raise Problem(409, "Final deal played",
                       detail=f"Deal {last.number} was the final deal, which plays the pool off: no "
                              "deal comes after it. Close the session, or correct deal "
@@ -214,6 +214,18 @@ class _Step:
     cause: str
 
 
+def stored_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored record, ready to replay again after an earlier deal changed: without the redeal
+    fields (the new carry decides them), and read as the engine read it when it was stored.
+    Records stored before the engine checked them may carry any ``format`` and a ``final`` of
+    ``null``, ``0`` or ``"yes"``, which the engine then read as a truth value."""
+    rec = {k: v for k, v in record.items() if k not in ("redeal", "sits_out")}
+    rec["format"] = RECORD_FORMAT
+    if "final" in rec and type(rec["final"]) is not bool:
+        rec["final"] = bool(rec["final"])
+    return rec
+
+
 def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
     first = errors[0]
     return Problem(
@@ -236,7 +248,7 @@ def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int
                 "deal": deal.number, "player": old.dealer, "field": "record.dealer",
                 "message": f"it was dealt by {old.dealer}, but after the correction it would be {carry.dealer}'s deal.",
             }])
-        record = {k: v for k, v in old.record.items() if k not in ("redeal", "sits_out")}
+        record = stored_record(old.record)
         record["pool"] = carry.pool
         if carry.sits_out is not None:
             record.update(redeal=True, sits_out=list(carry.sits_out))
@@ -289,11 +301,11 @@ def deal_correct(
     expected = NextDeal(number, cur.dealer, cur.pool_before, cur.first_of_series,
                         tuple(cur.record.get("sits_out") or ()) if cur.record.get("redeal") else None)
     rec = session_record(locked, record, expected)
-    if len(deals) > 1 and is_final_deal(rec):
+    verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
+    if len(deals) > 1 and is_final_deal(rec, verdict):
         raise _refused(number, [{"deal": deals[1].number, "field": "record.final",
                                  "message": f"it would come after the final deal {number}, which "
                                             "plays the pool off."}])
-    verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
     steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
     steps += _replan(locked, deals[1:], NextDeal.after(verdict, number), number)
     _check_credit_after(locked, steps, number)

@@ -391,11 +391,19 @@ def test_the_format_may_be_named_or_left_out():
 
 
 @pytest.mark.parametrize("flag", ["final", "redeal"])
-@pytest.mark.parametrize("value", ["yes", "false", 1, 0, None])
+@pytest.mark.parametrize("value", ["yes", "false", 1, 0])
 def test_a_flag_is_true_or_false_not_a_truthy_value(flag, value):
     errors = record_errors(five_card(**{flag: value}))
     assert [(e["field"], e["message"]) for e in errors] == [
         (flag, f"{flag}: {value!r} is not true or false")]
+
+
+@pytest.mark.parametrize("flag", ["final", "redeal"])
+def test_a_null_flag_is_not_said_so_false(flag):
+    from games.rules import replay
+
+    assert replay(five_card(**{flag: None})) == replay(five_card(**{flag: False})) == \
+        replay(five_card())
 
 
 def test_a_later_deal_number_is_no_error():

@@ -145,3 +145,40 @@ def test_a_split_session_has_no_final_deal(club, scorer_client):
     response = scorer_client.post(deals(session), {"number": 1, "record": {**first, "final": False}},
                                   format="json")
     assert response.status_code == 201, response.content
+
+
+def test_a_misdealt_final_deal_is_dealt_again_and_that_one_is_final(final_deal_session,
+                                                                     scorer_client):
+    from games.services.deals import deal_record
+
+    misdealt = {"dealer": "cat", "final": True, "actions": [
+        {"player": "cat", "action": "irregularity", "kind": "misdeal"}]}
+    assert deal_record(session=final_deal_session, number=3, record=misdealt).current \
+        .verdict["ended"] == "misdeal"
+    # void: not the final deal played, so the session cannot close on it ...
+    closing = scorer_client.post(url(final_deal_session, "close"))
+    assert closing.status_code == 409 and closing.json()["code"] == "final-deal-required"
+    # ... and the same dealer deals the final deal again
+    again = scorer_client.post(deals(final_deal_session), {"number": 4, "record": FINAL},
+                               format="json")
+    assert again.status_code == 201, again.content
+    assert scorer_client.post(url(final_deal_session, "close")).status_code == 200
+
+
+def test_records_stored_before_the_engine_checked_flags_still_replay(final_deal_session,
+                                                                     scorer_client, monkeypatch):
+    # deal 3 stored as yesterday's engine took it: "final": 1 and a format in capitals
+    from games.rules import record as engine_record
+    from games.services.deals import deal_record
+
+    monkeypatch.setattr(engine_record, "_FLAGS", ())
+    monkeypatch.setattr(engine_record, "RECORD_FORMAT", "LOO-DEAL/1")
+    old = {"dealer": "cat", "turnup": "7C", "final": 1, "format": "LOO-DEAL/1",
+           "actions": FINAL["actions"]}
+    deal_record(session=final_deal_session, number=3, record=old)
+    monkeypatch.undo()
+    first = kit.deal_record(1)
+    first.pop("pool")
+    response = scorer_client.post(deals(final_deal_session) + "1/corrections",
+                                  {"record": first, "reason": "checked again"}, format="json")
+    assert response.status_code == 201, response.content
