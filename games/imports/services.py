@@ -32,6 +32,7 @@ from accounts.models import Club, Member
 from games.imports.models import ImportJob
 from games.models import GameSession
 from games.selectors import NextDeal
+from games.services.closing import is_final_deal
 from games.services.deals import MAX_DEALS, deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
@@ -75,9 +76,14 @@ class SessionFile:
 
 
 class ImportRefused(Exception):
-    """The file cannot be imported; `errors` names every bad line."""
+    """The file cannot be imported; `errors` names every bad line (the first `MAX_ERRORS` of
+    them, and a last entry saying the rest was not checked)."""
 
     def __init__(self, errors: list[dict[str, Any]], detail: str = ""):
+        if len(errors) > MAX_ERRORS:
+            errors = errors[:MAX_ERRORS] + [_err(
+                errors[MAX_ERRORS]["line"], f"more than {MAX_ERRORS} errors: the first "
+                f"{MAX_ERRORS} are listed and the file was checked no further")]
         self.errors = errors
         self.detail = detail or (f"{len({e.get('line') for e in errors})} bad line(s); nothing was stored.")
         super().__init__(self.detail)
@@ -144,9 +150,8 @@ def parse_session_file(text: str) -> SessionFile:
             else:
                 sf.lines.append(Line(number, "bad" if not_a_deal else "unreadable", {}))
                 sf.errors.append(_err(number, problem))
-            if len(sf.errors) >= MAX_ERRORS:
-                raise ImportRefused(sf.errors + [_err(number, f"{MAX_ERRORS} bad lines: the rest "
-                                                      "of the file was not read")])
+            if len(sf.errors) > MAX_ERRORS:
+                raise ImportRefused(sf.errors)
         elif header is None:
             header = data
         elif "purchase" in data:
@@ -224,7 +229,10 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     carry: NextDeal | None = NextDeal(1, str(h.get("first_dealer")), 0, True)
     number = 0
     total = sf.deals
+    final_line: int | None = None  # the line of the final deal, once played
     for line in sf.lines:
+        if len(errors) > MAX_ERRORS:
+            break
         if line.kind == "bad":
             continue  # its error is already listed; it is not a deal
         if line.kind == "purchase":
@@ -242,30 +250,34 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             number = stated  # after a bad line, the record says where it stands
         else:
             number += 1
-        carry = _check_deal(line, number, carry, table, held, errors, bool(h.get("allow_credit")))
+        if final_line is not None:
+            errors.append(_err(line.number, f"a deal after the final deal (line {final_line}), "
+                                            "which plays the pool off: it is the session's last",
+                               deal=number))
+        carry, final = _check_deal(line, number, carry, table, held, errors,
+                                   bool(h.get("allow_credit")))
+        if final and final_line is None:
+            final_line = line.number
         if progress:
             progress("validating", number, total)
-        if len(errors) >= MAX_ERRORS:
-            errors.append(_err(line.number, f"{len(errors)} errors: the file was checked no "
-                                            "further"))
-            break
     if errors:
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
 
 
 def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSession,
                 held: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool,
-                ) -> NextDeal | None:
+                ) -> tuple[NextDeal | None, bool]:
     """Replay one deal line as the session would store it; returns what the next deal expects
-    (None when unknown: this line was bad). Errors are appended, chips `held` updated."""
+    (None when unknown: this line was bad) and whether it was the final deal, played. Errors are
+    appended, chips `held` updated."""
     from games.rules import RecordError
 
     rec = line.data
     if line.kind == "unreadable":
-        return None
+        return None, False
     if carry is None:  # after a bad line: check against what this record states, if it can
         if "dealer" not in rec or "pool" not in rec:
-            return None
+            return None, False
         carry = NextDeal(number, str(rec["dealer"]), rec["pool"], rec.get("number", number) == 1)
     try:
         full = session_record(table, rec, carry)
@@ -274,14 +286,14 @@ def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSess
     except (Problem, RecordError) as exc:
         found = exc.errors if isinstance(exc, Problem) else record_problem(exc).errors
         errors += [_err(line.number, e.get("message", ""), deal=number, **_where(e)) for e in found or []]
-        return None
+        return None, False
     deltas = verdict["settlement"]["deltas"]
     if not allow_credit:
         errors += [_err(line.number, e["message"], deal=number, player=e["player"])
                    for e in credit_errors(held, deltas)]
     for seat, delta in deltas.items():
         held[seat] = held.get(seat, 0) + delta
-    return NextDeal.after(verdict, number)
+    return NextDeal.after(verdict, number), is_final_deal(full, verdict)
 
 
 def _where(e: dict[str, Any]) -> dict[str, Any]:

@@ -346,6 +346,30 @@ def test_a_file_of_many_bad_lines_lists_the_first_hundred(scorer_client,
     job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     assert len(job["errors"]) == MAX_ERRORS + 1
-    assert job["errors"][-1]["message"] == "100 bad lines: the rest of the file was not read"
+    assert job["errors"][-1] == {"line": 102, "message": "more than 100 errors: the first 100 "
+                                 "are listed and the file was checked no further"}
     listed = scorer_client.get(IMPORTS).json()
     assert len(listed[0]["errors"]) == MAX_ERRORS + 1  # and the list serves no more
+
+
+def test_bad_purchase_lines_are_capped_too(scorer_client, django_capture_on_commit_callbacks):
+    from games.imports.services import MAX_ERRORS
+
+    bad = json.dumps({"purchase": {"player": "ann", "chips": 1, "money": 1}})
+    text = json.dumps(kit.header()) + "\n" + (bad + "\n") * 500
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert len(job["errors"]) == MAX_ERRORS + 1
+    assert job["errors"][-1]["message"].startswith("more than 100 errors")
+
+
+def test_a_deal_after_the_final_deal_is_a_bad_line(scorer_client,
+                                                   django_capture_on_commit_callbacks):
+    from tests.reports.test_final_deal import FINAL
+
+    lines = [kit.header(rules={"game": "three-card", "end_pool": "final-deal"}),
+             {**FINAL, "dealer": "ann"}, kit.deal_record(2)]
+    text = "\n".join(json.dumps(x) for x in lines)
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (
+        3, "a deal after the final deal (line 2), which plays the pool off: it is the session's last")
