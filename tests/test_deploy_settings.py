@@ -47,7 +47,8 @@ def test_without_a_secret_key_production_refuses_to_start():
     assert "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off" in done.stderr
 
 
-@pytest.mark.parametrize("key", ["change-me", "x" * 60, "a-short-but-varied-key-0123"])
+@pytest.mark.parametrize("key", ["change-me", "x" * 60, "a-short-but-varied-key-0123",
+                                 "django-insecure-" + "k3y-m4d3-by-st4rtpr0j3ct-0123456789abcdef"])
 def test_a_placeholder_or_weak_secret_key_is_refused(key):
     # env.example's placeholder left in place would otherwise pass check --deploy with a warning
     done = _manage("check", **_production(DJANGO_SECRET_KEY=key))

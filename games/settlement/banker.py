@@ -58,9 +58,12 @@ def banker_settlement(
         result = buyback - bought
         total_result += result
         is_banker = seat == banker
-        why = (f"bought {_m(bought)} ({_m(paid)} paid, {_m(owed)} owed), " if owed >= 0 else
-               f"bought {_m(bought)} ({_m(paid)} paid: {_m(-owed)} of it toward chips lost on "
-               "credit), ")
+        if owed >= 0:
+            why = f"bought {_m(bought)} ({_m(paid)} paid, {_m(owed)} owed), "
+        elif buyback < 0:
+            why = f"bought {_m(bought)} ({_m(paid)} paid: {_m(-owed)} of it toward chips lost on credit), "
+        else:  # a payment toward a loss that a later correction took away
+            why = f"bought {_m(bought)} ({_m(paid)} paid: {_m(-owed)} more than the chips cost), "
         why += f"chips bought back for {_m(buyback)}"
         if is_banker:
             why += "; as banker keeps the difference"

@@ -373,3 +373,17 @@ def test_a_deal_after_the_final_deal_is_a_bad_line(scorer_client,
     assert job["status"] == "failed"
     assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (
         3, "a deal after the final deal (line 2), which plays the pool off: it is the session's last")
+
+
+def test_the_command_knows_a_crlf_file_the_api_imported(scorer_client, tmp_path,
+                                                        django_capture_on_commit_callbacks):
+    from django.core.management.base import CommandError
+
+    text = kit.session_file(3).replace("\n", "\r\n")  # as saved on Windows
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "done"
+    path = tmp_path / "sat.jsonl"
+    path.write_bytes(text.encode())
+    with pytest.raises(CommandError, match="imported already"):
+        call_command("import_session", str(path), "--club", "oak", "--no-progress",
+                     stdout=io.StringIO(), stderr=io.StringIO())

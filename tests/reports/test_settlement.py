@@ -157,7 +157,8 @@ def test_banker_settlement_player_banker_and_refusals():
     [ann] = banker_settlement(["ann"], "club", bought_money={"ann": 100},
                               paid_money={"ann": 200}, buyback_money={"ann": 100})
     assert (ann.owed, ann.banker_pays) == (-100, 200)
-    assert "1.00 of it toward chips lost on credit" in ann.explanation
+    assert "(2.00 paid: 1.00 more than the chips cost)" in ann.explanation
+    assert "the banker pays ann 2.00" in ann.explanation
     with pytest.raises(SettlementError, match="sum to"):
         banker_settlement(["ann"], "club", bought_money={"ann": 100}, paid_money={},
                           buyback_money={"ann": 90})

@@ -36,7 +36,10 @@ class Command(BaseCommand):
                 raise CommandError(f"no user {opts['user']!r}")
         path = opts["file"]
         try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            # bytes, decoded: line ends kept as sent, so the duplicate check sees the file
+            # exactly as an upload of it would be stored
+            raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            text = raw.decode("utf-8")
         except OSError as err:
             raise CommandError(f"cannot read {path}: {err.strerror or err}") from None
         except UnicodeDecodeError as err:
