@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -387,6 +388,11 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
     except ImportRefused as exc:
         _set(job_id, status=ImportJob.Status.FAILED, errors=exc.errors, detail=exc.detail,
              finished_at=timezone.now())
+    except SoftTimeLimitExceeded:
+        logger.warning("import job %s stopped at its time limit", job_id)
+        _set(job_id, status=ImportJob.Status.FAILED, finished_at=timezone.now(),
+             detail="the import took longer than its time limit and was stopped; nothing was "
+                    "stored")
     except Exception as exc:  # a bug or a lost database: the job says so and can be retried
         logger.exception("import job %s failed", job_id)
         _set(job_id, status=ImportJob.Status.FAILED, finished_at=timezone.now(),

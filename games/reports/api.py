@@ -5,6 +5,7 @@ Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
 """
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from datetime import date
@@ -131,13 +132,18 @@ class SessionReportView(SessionScopedMixin, DownloadView):
         path = pdf_path(report)
         if not path.exists():
             failure = pdf_failure(report)
+            eager = render_pdf.app.conf.task_always_eager
+            if failure is None and eager:
+                try:
+                    render_pdf.apply(args=[session.pk]).get()
+                except Exception:  # rendered here and now: say so (logged), try afresh next time
+                    logging.getLogger(__name__).exception("PDF of session %s", session.pk)
+                    failure = pdf_failure(report) or "see the server's log"
             if failure is not None:
                 raise Problem(500, "PDF not rendered", code="render-failed",
                               detail=f"The PDF could not be rendered ({failure}). GET this URL "
                                      "again to try once more; the JSON and CSV are unaffected.")
-            if render_pdf.app.conf.task_always_eager:
-                render_pdf.apply(args=[session.pk]).get()
-            else:
+            if not eager:
                 if pdf_requested(report):
                     try:
                         render_pdf.delay(session.pk)

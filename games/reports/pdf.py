@@ -25,9 +25,10 @@ def _marker(report: SessionReport, kind: str) -> Path:
     return pdf_path(report).with_suffix(f".{kind}")
 
 
-def pdf_requested(report: SessionReport, within_seconds: int = 300) -> bool:
+def pdf_requested(report: SessionReport, within_seconds: int = 600) -> bool:
     """Mark this report's PDF as queued; False if it was already queued recently (so polling
-    clients do not queue the same rendering again and again)."""
+    clients do not queue the same rendering again and again). The window outlasts the task's
+    soft time limit (5 minutes), so a slow rendering is not queued a second time."""
     marker = _marker(report, "queued")
     if marker.exists() and time.time() - marker.stat().st_mtime < within_seconds:
         return False

@@ -387,3 +387,21 @@ def test_the_command_knows_a_crlf_file_the_api_imported(scorer_client, tmp_path,
     with pytest.raises(CommandError, match="imported already"):
         call_command("import_session", str(path), "--club", "oak", "--no-progress",
                      stdout=io.StringIO(), stderr=io.StringIO())
+
+
+def test_an_import_stopped_at_its_time_limit_says_so(scorer_client, monkeypatch,
+                                                     django_capture_on_commit_callbacks):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    from games.imports import services
+    from games.models import GameSession
+
+    def too_slow(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(services, "store_session_file", too_slow)
+    job = post_file(scorer_client, kit.session_file(3), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert job["detail"] == ("the import took longer than its time limit and was stopped; "
+                             "nothing was stored")
+    assert not GameSession.objects.exists()
