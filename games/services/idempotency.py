@@ -56,12 +56,21 @@ def idempotency_begin(*, club: Club, user: Any, key: str, fingerprint: str) -> t
         raise Problem(400, detail=f"{HEADER} must not hold a NUL character.",
                       errors=[{"field": HEADER, "message": "Null characters are not allowed."}],
                       code="validation-error")
-    try:
-        with transaction.atomic():
-            return IdempotencyKey.objects.create(club=club, user=user, key=key, fingerprint=fingerprint), False
-    except IntegrityError:
-        pass
-    row = IdempotencyKey.objects.get(club=club, user=user, key=key)
+    for _ in range(3):
+        try:
+            with transaction.atomic():
+                return IdempotencyKey.objects.create(club=club, user=user, key=key,
+                                                     fingerprint=fingerprint), False
+        except IntegrityError:
+            pass
+        row = IdempotencyKey.objects.filter(club=club, user=user, key=key).first()
+        if row is not None:
+            break
+        # released between our insert and our read: a request that failed keeps no key, so claim it again
+    else:
+        raise Problem(409, "Request in flight",
+                      detail=f"Requests with {HEADER} {key!r} keep arriving at once; retry shortly.",
+                      code="conflict")
     if row.fingerprint != fingerprint:
         raise Problem(422, "Idempotency-Key reused",
                       detail=f"The {HEADER} {key!r} was used for a different request; use a new key.",

@@ -73,6 +73,42 @@ def test_failed_request_releases_its_key(make_session, post_deal, scorer_client)
     assert post_deal(session, 1, DEAL1, **{"Idempotency-Key": KEY}).status_code == 201
 
 
+def test_a_key_released_while_claiming_it_is_claimed_again(oak_session, post_deal, member_for,
+                                                            monkeypatch):
+    # two requests with one key: ours collides with the other's claim, which then fails and
+    # releases the key before we read it (a 500 "does not exist" before the fix)
+    from django.db import IntegrityError
+
+    from games.services import idempotency
+
+    scorer = member_for("scorer").user
+    other = IdempotencyKey.objects.create(club=oak_session.club, user=scorer, key=KEY,
+                                          fingerprint="the other request's")
+    real_create, real_filter = IdempotencyKey.objects.create, IdempotencyKey.objects.filter
+    collisions, released = [], []
+
+    def create(**fields):
+        if not collisions:
+            collisions.append(fields["key"])
+            raise IntegrityError("duplicate key value violates unique constraint")
+        return real_create(**fields)
+
+    def read(*args, **kwargs):
+        if collisions and not released:
+            released.append(other.key)
+            other.delete()  # the other request failed meanwhile and let its key go
+        return real_filter(*args, **kwargs)
+
+    monkeypatch.setattr(idempotency.IdempotencyKey.objects, "create", create)
+    monkeypatch.setattr(idempotency.IdempotencyKey.objects, "filter", read)
+    response = post_deal(oak_session, 1, DEAL1, **{"Idempotency-Key": KEY})
+    assert response.status_code == 201, response.content
+    monkeypatch.undo()
+    assert collisions == released == [KEY]
+    assert Deal.objects.filter(session=oak_session).count() == 1
+    assert IdempotencyKey.objects.get(key=KEY).state == IdempotencyKey.State.DONE
+
+
 def test_keys_are_per_user(oak_session, post_deal, owner_client):
     post_deal(oak_session, 1, DEAL1, **{"Idempotency-Key": KEY})
     # the owner's same key is a different key: deal 1 is taken, so a 409 (not a replay)
