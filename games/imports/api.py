@@ -148,7 +148,7 @@ class ImportRetryView(ClubScopedAPIView):
         with transaction.atomic():
             job = get_object_or_404(ImportJob.objects.select_for_update().select_related("club"),
                                     pk=job_id, club=self.club)
-            if job.status == ImportJob.Status.DONE:
+            if job.session_id is not None:  # stored, whatever a run under way says of it
                 raise Problem(409, "Already imported",
                               detail=f"Import {job.pk} already stored session {job.session_id}.",
                               code="conflict", session=job.session_id)

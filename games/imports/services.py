@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import Club, Member
+from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import GameSession
 from games.selectors import NextDeal
@@ -91,28 +91,40 @@ class ImportRefused(Exception):
 
 
 def earlier_import(club: Club, source: str) -> ImportJob | None:
-    """The first import that stored this very file in this club, if any."""
-    return (ImportJob.objects.filter(club=club, status=ImportJob.Status.DONE, source=source)
-            .order_by("pk").first())
+    """The first import of this very file in this club that stored it, or still may: done,
+    queued or under way (a failed one does not count)."""
+    return (ImportJob.objects.filter(club=club, source=source)
+            .exclude(status=ImportJob.Status.FAILED).order_by("pk").first())
+
+
+def import_job_open(*, club: Club, user: Any, source: str, filename: str = "",
+                    allow_duplicate: bool = False) -> ImportJob:
+    """The job row for a session file. The very file this club has imported already (or is
+    importing) is refused, 409 naming the import, unless ``allow_duplicate``: a second upload is
+    almost always a scorer's slip, and it would store every deal twice. The check and the new
+    row are made under the club's lock, so two uploads of one file at once cannot both pass."""
+    with transaction.atomic():
+        lock_club(club.pk)
+        earlier = None if allow_duplicate else earlier_import(club, source)
+        if earlier is not None:
+            made = (f"was imported already as session {earlier.session_id}"
+                    if earlier.session_id else f"is being imported already ({earlier.status})")
+            raise Problem(409, "Already imported",
+                          detail=f"This file {made} (import {earlier.pk}). Send "
+                                 "allow_duplicate=true to import it again as a new session.",
+                          code="duplicate-import", session=earlier.session_id, job=earlier.pk)
+        return ImportJob.objects.create(club=club, created_by=user, source=source,
+                                        filename=filename[:200])
 
 
 def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
                       allow_duplicate: bool = False) -> ImportJob:
-    """Queue the import of a session file. The very file this club has imported already is
-    refused (409 naming the session it made) unless ``allow_duplicate``: a second upload is
-    almost always a scorer's slip, and it would store every deal twice."""
+    """Open the job (``import_job_open``) and queue it once the transaction commits."""
     from games.imports.tasks import publish
 
-    earlier = None if allow_duplicate else earlier_import(club, source)
-    if earlier is not None:
-        raise Problem(409, "Already imported",
-                      detail=f"This file was imported already as session {earlier.session_id} "
-                             f"(import {earlier.pk}). Send allow_duplicate=true to import it "
-                             "again as a new session.",
-                      code="duplicate-import", session=earlier.session_id, job=earlier.pk)
     with transaction.atomic():
-        job = ImportJob.objects.create(club=club, created_by=user, source=source,
-                                       filename=filename[:200])
+        job = import_job_open(club=club, user=user, source=source, filename=filename,
+                              allow_duplicate=allow_duplicate)
         publish(job.pk)
     return job
 
@@ -349,6 +361,15 @@ def _hold_for_test(job: ImportJob, total: int) -> Callable[[int], None] | None:
     return hold
 
 
+def _stored(job: ImportJob) -> ImportJob:
+    """A job with its session is done, whatever a run that found it so had already written."""
+    if job.status != ImportJob.Status.DONE:
+        job.status, job.done = ImportJob.Status.DONE, job.total
+        job.finished_at = job.finished_at or timezone.now()
+        job.save(update_fields=["status", "done", "finished_at"])
+    return job
+
+
 def _set(job_id: int, **fields: Any) -> None:
     ImportJob.objects.filter(pk=job_id).update(**fields)
 
@@ -357,10 +378,13 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
     """Validate then store the job's file. Safe to run twice: a finished job is left alone, and
     the store transaction locks the job row and stops if another run already stored it."""
     job = ImportJob.objects.select_related("club", "created_by").get(pk=job_id)
-    if job.status == ImportJob.Status.DONE:
-        return job
-    _set(job_id, status=ImportJob.Status.VALIDATING, attempts=F("attempts") + 1,
-         started_at=timezone.now(), finished_at=None, errors=[], detail="", done=0)
+    # a stored job is left as it is: another run (a retry, a redelivery) may have stored it
+    # since, so the reset only touches a job without its session
+    if not ImportJob.objects.filter(pk=job_id, session__isnull=True).update(
+            status=ImportJob.Status.VALIDATING, attempts=F("attempts") + 1,
+            started_at=timezone.now(), finished_at=None, errors=[], detail="", done=0):
+        job.refresh_from_db()
+        return _stored(job)
     job.refresh_from_db()
 
     def report(phase: str, done: int, total: int) -> None:
@@ -377,8 +401,8 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
         hold = _hold_for_test(job, sf.deals)
         with transaction.atomic():
             locked = ImportJob.objects.select_for_update().get(pk=job_id)
-            if locked.session_id is not None:
-                return locked
+            if locked.session_id is not None:  # stored meanwhile by another run
+                return _stored(locked)
             session = store_session_file(job.club, sf, job.created_by, progress, hold)
             locked.session = session
             locked.status = ImportJob.Status.DONE

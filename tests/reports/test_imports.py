@@ -405,3 +405,33 @@ def test_an_import_stopped_at_its_time_limit_says_so(scorer_client, monkeypatch,
     assert job["detail"] == ("the import took longer than its time limit and was stopped; "
                              "nothing was stored")
     assert not GameSession.objects.exists()
+
+
+def test_a_file_still_being_imported_is_a_duplicate_too(scorer_client, club):
+    # two uploads of one file: the first is queued (or under way) when the second arrives
+    from games.imports.models import ImportJob
+
+    text = kit.session_file(3)
+    first = ImportJob.objects.create(club=club, source=text, filename="sat.jsonl")
+    response = scorer_client.post(IMPORTS, {"source": text}, format="json")
+    assert response.status_code == 409
+    body = response.json()
+    assert (body["code"], body["job"], body["session"]) == ("duplicate-import", first.pk, None)
+    assert f"is being imported already (queued) (import {first.pk})" in body["detail"]
+    assert ImportJob.objects.count() == 1
+
+
+def test_a_stored_job_stays_done_whatever_a_late_run_wrote(scorer_client,
+                                                          django_capture_on_commit_callbacks):
+    # a retry or a redelivery that started before the first run stored the session
+    from games.imports.models import ImportJob
+    from games.imports.services import run_import
+    from games.models import GameSession
+
+    job = post_file(scorer_client, kit.session_file(3), django_capture_on_commit_callbacks).json()
+    ImportJob.objects.filter(pk=job["id"]).update(status=ImportJob.Status.STORING, finished_at=None)
+    retry = scorer_client.post(f"{IMPORTS}{job['id']}/retry")
+    assert retry.status_code == 409 and retry.json()["session"] == job["session"]
+    again = run_import(job["id"])
+    assert (again.status, again.session_id) == ("done", job["session"])
+    assert again.finished_at is not None and GameSession.objects.count() == 1

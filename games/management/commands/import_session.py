@@ -24,7 +24,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from games.imports.models import ImportJob
-        from games.imports.services import earlier_import, run_import
+        from games.imports.services import import_job_open, run_import
+        from loo_ledger.problems import Problem
 
         club = Club.objects.filter(slug=opts["club"]).first()
         if club is None:
@@ -46,12 +47,12 @@ class Command(BaseCommand):
             raise CommandError(f"{path} is not UTF-8 text (byte {err.start})") from None
         if "\x00" in text:
             raise CommandError(f"{path} holds a NUL character, which cannot be stored")
-        earlier = None if opts["allow_duplicate"] else earlier_import(club, text)
-        if earlier is not None:  # a second import of one file is almost always a slip
-            raise CommandError(f"{path} was imported already as session {earlier.session_id} "
-                               f"(import {earlier.pk}); --allow-duplicate imports it again")
-        job = ImportJob.objects.create(club=club, created_by=user, source=text,
-                                       filename="stdin" if path == "-" else Path(path).name)
+        try:
+            job = import_job_open(club=club, user=user, source=text,
+                                  filename="stdin" if path == "-" else Path(path).name,
+                                  allow_duplicate=opts["allow_duplicate"])
+        except Problem as refused:  # the very file imported already: almost always a slip
+            raise CommandError(f"{path}: {refused.detail} (here: --allow-duplicate)") from None
         bar = None if opts["no_progress"] else ProgressBar(self.stderr)
         job = run_import(job.pk, progress=bar)
         if bar:
