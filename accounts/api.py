@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from .login_limits import LoginRateThrottle
 from .models import Club, Member, lock_club
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
-from .services import club_create, member_unlink, password_change
+from .services import club_create, member_unlink, password_change, token_for_login
 from .tenancy import ClubScopedGenericAPIView, IsClubOwner, IsClubOwnerOrThisMember
 
 
@@ -59,7 +59,7 @@ class ObtainTokenView(APIView):
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
-        token, _ = Token.objects.get_or_create(user=user)
+        token = token_for_login(user=user)  # refused if the password changed since the check
         return Response({"token": token.key, "username": user.get_username()})
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke your API token", tags=["auth"])
