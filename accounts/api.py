@@ -91,6 +91,17 @@ class PasswordChangeView(generics.GenericAPIView):
         return Response({"token": token.key, "username": request.user.get_username()})
 
 
+def lock_club_and_recheck(view: ClubScopedGenericAPIView, request: Request) -> None:
+    """Take the club's lock, then check the caller's permission again with their membership as
+    it is now: DRF checked it with the membership loaded before the lock, and the owner change we
+    waited for may have been the caller's own demotion (or unlinking). Refuses as the ordinary
+    check does: 403 ``permission-denied``, 404 once no longer a member; a view's object
+    permission, checked later by ``get_object``, sees the reloaded membership too."""
+    assert view.club is not None
+    lock_club(view.club.pk)
+    view.check_permissions(request)  # reloads view.member (ClubScopedMixin)
+
+
 @extend_schema(tags=["clubs"])
 class ClubListCreateView(generics.ListCreateAPIView):
     """The clubs you are a member of; creating a club makes you its owner."""
@@ -165,7 +176,7 @@ class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView)
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         with transaction.atomic():  # the last-owner check and the save, one owner change at a time
-            lock_club(self.club.pk)
+            lock_club_and_recheck(self, request)
             return super().update(request, *args, **kwargs)
 
 
@@ -186,8 +197,7 @@ class MemberLoginView(ClubScopedGenericAPIView):
         400: OpenApiResponse(description="The club's last owner with a login cannot leave."),
     }, summary="Unlink a member's login (leave the club)")
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        assert self.club is not None
         with transaction.atomic():  # the object permission and the unlink under the club's lock
-            lock_club(self.club.pk)
+            lock_club_and_recheck(self, request)
             member_unlink(member=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)

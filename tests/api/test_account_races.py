@@ -17,6 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import accounts.api
+from accounts.models import Member, Role
 from accounts.services import password_change, token_for_login
 from loo_ledger.problems import Problem
 from tests.conftest import TEST_PASSWORD
@@ -100,3 +101,72 @@ def test_the_service_answers_the_same_token_while_the_hash_is_unchanged(sam):
     first = token_for_login(user=get_user_model().objects.get(pk=sam.pk))
     assert token_for_login(user=get_user_model().objects.get(pk=sam.pk)) == first
     assert Token.objects.filter(user=sam).count() == 1
+
+
+# --- F5: an owner demoted while their request waits for the club's lock ----------------------
+
+
+@pytest.fixture
+def owners(club) -> None:
+    """sam and ann are owners of oak besides olga (ann is the one sam's request acts on)."""
+    Member.objects.filter(club=club, name__in=["sam", "ann"]).update(role=Role.OWNER)
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, **change: Any) -> None:
+    """The next ``lock_club`` of the views first commits another owner's change to sam (the one
+    the request's lock waited for), then locks."""
+    real = accounts.api.lock_club
+
+    def other_owner_first(club_id: int) -> None:
+        Member.objects.filter(club_id=club_id, name="sam").update(**change)
+        monkeypatch.setattr(accounts.api, "lock_club", real)
+        real(club_id)
+
+    monkeypatch.setattr(accounts.api, "lock_club", other_owner_first)
+
+
+def _member(name: str) -> Member:
+    return Member.objects.get(club__slug="oak", name=name)
+
+
+def test_a_demoted_owner_queued_change_of_a_role_is_refused(owners, scorer_client, monkeypatch):
+    _meanwhile(monkeypatch, role=Role.VIEWER)
+    response = scorer_client.patch("/api/v1/clubs/oak/members/ann/", {"role": "player"},
+                                   format="json")
+    body = problem(response, 403)
+    assert body["code"] == "permission-denied"
+    assert body["detail"] == "Only the club's owners may do this."  # the ordinary refusal
+    assert _member("ann").role == Role.OWNER  # (sam's demotion went with the refused request's
+    # transaction here: in the race it is another connection's commit)
+
+
+def test_a_demoted_owner_queued_unlink_of_another_member_is_refused(owners, scorer_client,
+                                                                   monkeypatch):
+    _meanwhile(monkeypatch, role=Role.PLAYER)
+    body = problem(scorer_client.delete("/api/v1/clubs/oak/members/ann/user/"), 403)
+    assert body["code"] == "permission-denied"
+    assert body["detail"] == "Only the club's owners, or the member themselves, may do this."
+    assert _member("ann").user is not None
+
+
+def test_a_demoted_owner_may_still_leave_the_club(owners, scorer_client, monkeypatch):
+    _meanwhile(monkeypatch, role=Role.VIEWER)
+    assert scorer_client.delete("/api/v1/clubs/oak/members/sam/user/").status_code == 204
+    assert _member("sam").user is None
+
+
+def test_an_owner_unlinked_while_queued_is_no_longer_a_member(owners, scorer_client,
+                                                             monkeypatch):
+    _meanwhile(monkeypatch, user=None)
+    response = scorer_client.patch("/api/v1/clubs/oak/members/ann/", {"role": "player"},
+                                   format="json")
+    assert problem(response, 404)["code"] == "not-found"
+    assert _member("ann").role == Role.OWNER
+
+
+def test_an_owner_still_an_owner_after_the_wait_goes_ahead(owners, scorer_client, monkeypatch):
+    _meanwhile(monkeypatch, display_name="Sam, still an owner")
+    response = scorer_client.patch("/api/v1/clubs/oak/members/ann/", {"role": "player"},
+                                   format="json")
+    assert response.status_code == 200, response.content
+    assert _member("ann").role == Role.PLAYER
