@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from .login_limits import LoginRateThrottle
 from .models import Club, Member, lock_club
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
-from .services import club_create, member_unlink, password_change
+from .services import club_create, member_unlink, password_change, token_for_login
 from .tenancy import ClubScopedGenericAPIView, IsClubOwner, IsClubOwnerOrThisMember
 
 
@@ -59,7 +59,7 @@ class ObtainTokenView(APIView):
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
-        token, _ = Token.objects.get_or_create(user=user)
+        token = token_for_login(user=user)  # refused if the password changed since the check
         return Response({"token": token.key, "username": user.get_username()})
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke your API token", tags=["auth"])
@@ -89,6 +89,17 @@ class PasswordChangeView(generics.GenericAPIView):
         if isinstance(request.successful_authenticator, SessionAuthentication):
             update_session_auth_hash(request._request, token.user)  # this browser stays in
         return Response({"token": token.key, "username": request.user.get_username()})
+
+
+def lock_club_and_recheck(view: ClubScopedGenericAPIView, request: Request) -> None:
+    """Take the club's lock, then check the caller's permission again with their membership as
+    it is now: DRF checked it with the membership loaded before the lock, and the owner change we
+    waited for may have been the caller's own demotion (or unlinking). Refuses as the ordinary
+    check does: 403 ``permission-denied``, 404 once no longer a member; a view's object
+    permission, checked later by ``get_object``, sees the reloaded membership too."""
+    assert view.club is not None
+    lock_club(view.club.pk)
+    view.check_permissions(request)  # reloads view.member (ClubScopedMixin)
 
 
 @extend_schema(tags=["clubs"])
@@ -165,7 +176,7 @@ class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView)
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         with transaction.atomic():  # the last-owner check and the save, one owner change at a time
-            lock_club(self.club.pk)
+            lock_club_and_recheck(self, request)
             return super().update(request, *args, **kwargs)
 
 
@@ -186,8 +197,7 @@ class MemberLoginView(ClubScopedGenericAPIView):
         400: OpenApiResponse(description="The club's last owner with a login cannot leave."),
     }, summary="Unlink a member's login (leave the club)")
     def delete(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        assert self.club is not None
         with transaction.atomic():  # the object permission and the unlink under the club's lock
-            lock_club(self.club.pk)
+            lock_club_and_recheck(self, request)
             member_unlink(member=self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 from rest_framework.authtoken.models import Token
 
 from loo_ledger.problems import Problem
@@ -40,6 +41,27 @@ def member_ensure(
         defaults={"role": role, "user": user, "display_name": display_name or name.title()},
     )
     return member
+
+
+#: DRF's own refusal of a wrong username or password (the same words, the same translation)
+BAD_CREDENTIALS = gettext_lazy("Unable to log in with provided credentials.")
+
+
+@transaction.atomic
+def token_for_login(*, user: Any) -> Token:
+    """The API token of ``user``, whose password was just checked (created on first use).
+
+    ``user`` carries the hash its password was checked against. Under the user's row lock (the
+    one ``password_change`` takes) that hash must still be the stored one: a password change
+    that committed after the check revoked every token and made a new one, which a login with
+    the old password must not get. Refused like a wrong password (400, DRF's words)."""
+    locked = get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if locked is None or locked.password != user.password or not locked.is_active:
+        raise Problem(400, detail=str(BAD_CREDENTIALS), code="validation-error",
+                      errors=[{"field": None, "message": str(BAD_CREDENTIALS),
+                               "code": "authorization"}])
+    token, _created = Token.objects.get_or_create(user=locked)
+    return token
 
 
 @transaction.atomic
