@@ -65,6 +65,11 @@ class GameSession(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
+    @property
+    def end_pool_mode(self) -> str:
+        """The rules' ``end_pool``: "split", or "final-deal" (a play-off deal ends the session)."""
+        return (self.resolved_rules or {}).get("end_pool", "split")
+
 
 class Deal(models.Model):
     """Deal number N of a session; its record and verdict live in revisions (latest = current)."""

@@ -72,8 +72,13 @@ class SessionFile:
     errors: list[dict[str, Any]] = field(default_factory=list)  # unreadable lines
 
     @property
+    def deal_lines(self) -> list[int]:
+        """The line numbers of the deals (an unreadable line is taken for one)."""
+        return [x.number for x in self.lines if x.kind in ("deal", "unreadable")]
+
+    @property
     def deals(self) -> int:
-        return sum(1 for x in self.lines if x.kind in ("deal", "unreadable"))
+        return len(self.deal_lines)
 
 
 class ImportRefused(Exception):
@@ -178,7 +183,7 @@ def parse_session_file(text: str) -> SessionFile:
                                       "file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
-    deal_lines = [x.number for x in sf.lines if x.kind in ("deal", "unreadable")]
+    deal_lines = sf.deal_lines
     if len(deal_lines) > MAX_DEALS:
         raise ImportRefused([_err(deal_lines[MAX_DEALS], f"deal {MAX_DEALS + 1:,}: a session "
                                   f"holds at most {MAX_DEALS:,} deals; split the file")])

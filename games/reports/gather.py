@@ -55,7 +55,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         purchases=purchases,
         deals=[DealFacts(d.number, d.current.verdict, d.n_corrections) for d in deals],
         display_names={k: v or k for k, v in names.items()},
-        end_pool_mode=(closing.end_pool_mode if closing else rules.get("end_pool", "split")),
+        end_pool_mode=closing.end_pool_mode if closing else session.end_pool_mode,
         end_pool_shares=dict(closing.end_pool_shares) if closing else {},
         returned=dict(closing.returned) if closing else None,
         warnings=list(closing.warnings) if closing else [],

@@ -38,7 +38,8 @@ def pdf_requested(report: SessionReport, within_seconds: int = 600) -> bool:
 
 
 def pdf_withdrawn(report: SessionReport) -> None:
-    """The rendering marked queued never reached the queue: the next request queues it."""
+    """This rendering is no longer queued (done, failed, or it never reached the queue): the
+    next request that finds no PDF queues it again."""
     _marker(report, "queued").unlink(missing_ok=True)
 
 
@@ -58,16 +59,17 @@ def pdf_write(report: SessionReport) -> Path:
     is left beside it for the polling client (``pdf_failure``), instead of a queued marker
     that would have it wait in vain."""
     path = pdf_path(report)
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            tmp.write_bytes(report_pdf(report))
-        except Exception as exc:
-            _marker(report, "failed").write_text(f"{type(exc).__name__}: {exc}"[:500],
-                                                 encoding="utf-8")
-            _marker(report, "queued").unlink(missing_ok=True)
-            raise
-        tmp.replace(path)
-    _marker(report, "queued").unlink(missing_ok=True)
+    try:
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            try:
+                tmp.write_bytes(report_pdf(report))
+            except Exception as exc:
+                _marker(report, "failed").write_text(f"{type(exc).__name__}: {exc}"[:500],
+                                                     encoding="utf-8")
+                raise
+            tmp.replace(path)
+    finally:  # rendered or failed, it is no longer queued
+        pdf_withdrawn(report)
     return path

@@ -93,7 +93,7 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
     seats = list(locked.seats)
     deals = _current_verdicts(locked)
     verdicts = [v for _, _, v in deals]
-    mode = (locked.resolved_rules or {}).get("end_pool", "split")
+    mode = locked.end_pool_mode
     balances = ledger_balances(locked)
     pool = balances[POOL]
     eldest = eldest_after(seats, next_dealer(locked, verdicts))

@@ -58,11 +58,10 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})
-    mode = (session.resolved_rules or {}).get("end_pool", "split")
-    if rec.get("final") is True and mode != "final-deal":  # (a final not true or false: the engine's error)
+    if rec.get("final") is True and session.end_pool_mode != "final-deal":  # (not true or false: the engine's error)
         errors.append({"field": "record.final",
-                       "message": f"This session's rules say end_pool: {mode}, so no deal is a final deal; "
-                                  "leave final out."})
+                       "message": f"This session's rules say end_pool: {session.end_pool_mode}, so no deal is a "
+                                  "final deal; leave final out."})
     redeal = expected.sits_out is not None
     if "redeal" in rec and bool(rec["redeal"]) != redeal:
         errors.append({"field": "record.redeal",
