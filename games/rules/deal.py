@@ -13,7 +13,7 @@ from typing import Any
 from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
-from .errors import RecordError, not_a_card, record_error
+from .errors import RecordError, not_a_card, not_a_seat, record_error
 from .exchanging import Exchanging
 from .flushes import ShowingFlushes, flush_class
 from .options import RuleSet, rules_from
@@ -93,8 +93,8 @@ class _Setup:
                            - (1 if trump_mode in ("at-deal", "after-first-trick") else 0))
 
         self.antes: dict[str, int] = {}
-        if not final and not (game == "poker-loo" and (
-                (r.ante_first_deal_only and not first_of_series) or redeal)):
+        if not (final or (r.ante_first_deal_only and not first_of_series)
+                or (game == "poker-loo" and redeal)):
             ante_dealer, ante_each = r.antes_for(self.double and game == "three-card")
             if ante_dealer and d not in out:
                 self.antes[seats[d]] = ante_dealer
@@ -179,6 +179,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_pam',
         '_pam_led',
         '_pos',
+        '_redeal',
         '_redrawn',
         '_result',
         '_sits_out_next',
@@ -229,6 +230,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self.pool_before = pool
         self.first_of_series = first_of_series
         self._out_of_deal = t.out_of_deal
+        self._redeal = redeal
         hs = self._hand_size = t.hand_size
         errors: list[dict] = []
         dealt: list[list[int] | None] = [None] * n
@@ -396,8 +398,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             return self._idx[action["player"]]
         except (KeyError, TypeError):
             name = action.get("player") if isinstance(action, Mapping) else None
-            raise self._err(f"player {name!r} is not a seat", player=str(name),
-                            field="player") from None
+            raise RecordError([not_a_seat(name)]) from None
 
     @property
     def to_act(self) -> str | None:
@@ -463,6 +464,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if kind == "misdeal":
             if self._tcards or self._tricks:
                 raise self._err("misdeal: a misdeal is seen before the play", player=name)
+            if s != self._d:
+                raise self._err(f"misdeal: the dealer ({self.dealer}) misdeals and pays for it, "
+                                f"not {name}", player=name)
             self.books.antes.clear()  # the deal is void; the same dealer deals (and antes) again
             self._offence(s, kind, c, evidence, "single-loo")
             self._standers = []
@@ -476,7 +480,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._offence(s, kind, c, evidence, "full-loo")
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str) -> None:
-        """Record a violation; play offenders are looed once (poker-Loo: burned, hand void)."""
+        """Record a violation; play offenders are looed once (poker-Loo: burned, and the hand
+        thrown in for an offence "as revoke"; one who looked at another hand plays on)."""
         poker = self.rules.game == "poker-loo"
         if penalty == "full-loo" and poker:
             penalty = "burn"
@@ -489,7 +494,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self.books.add(self.books.penalties, self.seats[s], self.rules.single_loo)
         elif s not in self._offenders:
             self._offenders.append(s)
-            if poker and self.phase != OVER:
+            if poker and self.phase != OVER and rule != "looked-at-hand":
                 self._sits_out_next = [self.seats[s]]
                 self._end("thrown-in")
 

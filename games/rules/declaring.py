@@ -117,6 +117,8 @@ class Declaring:
         if self._mode == "simultaneous":
             if kind not in ("stand", "pass"):
                 raise self._err(f"{name}: {kind} is not a poker-Loo declaration", player=name)
+            if s in self._forced_pass:
+                self._check_declaration(s, kind, ["pass"])
             self._decl[s] = kind
             self._next_declarer()
             return
@@ -156,7 +158,9 @@ class Declaring:
         if kind in allowed:
             return
         name = self.seats[s]
-        if kind == "take-miss" and self._miss_taker >= 0:
+        if s in self._forced_pass:
+            why = "looked at another player's hand: must throw up"
+        elif kind == "take-miss" and self._miss_taker >= 0:
             why = f"{self.seats[self._miss_taker]} has already taken the miss"
         elif kind == "take-miss":
             why = "there is no miss in this deal"

@@ -30,6 +30,14 @@ def record_error(message: str, *, index: int | None = None, player: str | None =
     return {"index": index, "player": player, "card": card, "field": field, "message": message}
 
 
+def not_a_seat(name: Any, *, index: int | None = None) -> dict[str, Any]:
+    """The error for an action whose player is missing or names nobody at the table."""
+    if name is None:
+        return record_error("player: missing (whose action is it?)", index=index, field="player")
+    return record_error(f"player {name!r} is not a seat", index=index, field="player",
+                        player=name if type(name) is str else None)
+
+
 def not_a_card(text: Any, *, index: int | None = None, player: str | None = None) -> dict[str, Any]:
     """The error for a play whose card cannot be read (or is missing)."""
     if text is None:

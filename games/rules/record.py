@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
-from .errors import RecordError, RuleError, not_a_card, record_error
+from .errors import RecordError, RuleError, not_a_card, not_a_seat, record_error
 from .options import RuleSet, rules_from
 from .version import RECORD_FORMAT
 
@@ -353,8 +353,9 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
             if a["action"] == "play":
                 c = code[a["card"]]
                 if c not in seen:
-                    seen.add(c)
-                    plays[a["player"]].append(c)
+                    held = plays[a["player"]]  # a missing or unhashable player raises here,
+                    seen.add(c)                # before the card counts as seen
+                    held.append(c)
                     ops[i] = c
                     continue
         except (KeyError, TypeError):
@@ -381,8 +382,7 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
             try:
                 plays[player].append(c)
             except TypeError:
-                errors.append(record_error(f"player {player!r} is not a seat", index=i,
-                                           field="player"))
+                errors.append(not_a_seat(player, index=i))
                 bad.add(i)
         elif kind == "exchange" and type(a.get("player")) is str:
             player = a["player"]

@@ -97,6 +97,8 @@ def _describe(deal: Deal, settlement: dict[str, Any]) -> dict[str, Any]:
     }
     if how == "thrown-in":
         verdict["redeal"] = {"sits_out": list(deal._sits_out_next)}
+    elif how == "misdeal" and deal._redeal:  # a misdealt redeal is still that redeal
+        verdict["redeal"] = {"sits_out": [seats[s] for s in sorted(deal._out_of_deal)]}
     if deal._defender >= 0:
         verdict["defender"] = seats[deal._defender]
     if deal._flushes:
@@ -110,7 +112,9 @@ def _next(deal: Deal, pool_after: int) -> dict[str, Any]:
     how = deal._ended
     nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(deal.seats)
     first = False
-    if deal.rules.game == "poker-loo":
+    if how == "misdeal":  # the void deal is dealt again as what it was
+        first = deal.first_of_series
+    elif deal.rules.game == "poker-loo":
         if how == "nobody-stands":
             nxt = deal._d
         first = deal.first_of_series if how == "thrown-in" else pool_after == 0

@@ -37,6 +37,21 @@ def test_misdeal_dealer_pays_a_single_loo_and_deals_again(single, fine):
     assert (v["next"]["dealer"], v["next"]["pool"]) == ("dan", 6 + fine)
 
 
+def test_a_misdeal_is_the_dealers_and_another_player_named_is_a_record_error():
+    errors = record_errors(record(SEATS, "dan", pool=6, actions="ann ! misdeal",
+                                  rules={"game": "three-card"}))
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (0, "ann", "misdeal: the dealer (dan) misdeals and pays for it, not ann")]
+
+
+def test_a_misdealt_first_deal_is_dealt_again_as_the_first_deal():
+    # number 1 (the first deal) misdealt: the same dealer deals the first deal again, so a
+    # rule that looks at the first deal (ante_first_deal_only) still sees it
+    v = play(record(SEATS, "dan", pool=0, number=1, actions="dan ! misdeal",
+                    rules={"game": "three-card"}))
+    assert v["next"] == {"dealer": "dan", "pool": 3, "first_of_series": True}
+
+
 @pytest.mark.parametrize("kind", [
     "looked-out-of-turn", "declared-out-of-turn", "looked-at-miss", "looked-at-discards"])
 def test_single_loo_irregularities_go_into_the_pool_played_for(kind):

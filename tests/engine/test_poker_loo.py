@@ -369,3 +369,92 @@ def test_a_first_deal_thrown_in_for_a_revoke_is_dealt_again_without_new_antes():
                    (0, 84, {"ann": 42, "cat": -42, "dan": -42}, "ann")]
     assert verdicts[1]["standers"] == ["ann", "cat", "dan"]
     assert verdicts[1]["next"]["first_of_series"] is False
+
+
+# --- irregularities in poker-Loo (loo-rules.md s.6 read with s.5) ----------------------------
+# ann AH KH QH 3C 4C | bob 5D 6D 7D AC KC | cat 2H 3H 4H 5C 6C; spades trumps (turn-up 2S).
+# ann takes tricks 1-3, bob tricks 4-5, cat none.
+THREE = "ann bob cat"
+THREE_HANDS = """
+    ann AH; bob 5D; cat 2H
+    ann KH; bob 6D; cat 3H
+    ann QH; bob 7D; cat 4H
+    ann 3C; bob AC; cat 5C
+    bob KC; cat 6C; ann 4C
+"""
+
+
+def test_a_misdealt_first_deal_is_dealt_again_as_the_first_deal():
+    # 1: cat misdeals the first deal: no antes, cat pays a single loo (loo_amount 5) -> pot 5,
+    # cat deals again and it is still the series' first deal. 2: everybody must stand and
+    # antes 6 + 5 + 5 on top: P = 21. ann 3 tricks takes 21; bob 2 beside her neither wins nor
+    # burns; cat 0 burns 21 -> pot 21.
+    header = {"format": "loo-session/1", "seats": THREE.split(), "rules": POKER,
+              "first_dealer": "cat", "pool": 0}
+    misdeal = {"turnup": "2S", "actions": record(THREE, "cat", actions="cat ! misdeal")["actions"]}
+    again = {"turnup": "2S", "actions": record(THREE, "cat", actions=THREE_HANDS)["actions"]}
+    verdicts = list(replay_session([header, misdeal, again]))
+    for v in verdicts:
+        assert_conserved(v, THREE.split())
+    assert verdicts[0]["ended"] == "misdeal"
+    assert verdicts[0]["next"] == {"dealer": "cat", "pool": 5, "first_of_series": True}
+    assert verdicts[1]["settlement"]["antes"] == {"ann": 5, "bob": 5, "cat": 6}
+    assert verdicts[1]["standers"] == ["ann", "bob", "cat"]
+    assert outcome(verdicts[1]) == clean(
+        ["ann", "ann", "ann", "bob", "bob"], {"ann": 21}, 21,
+        {"ann": 16, "bob": -5, "cat": -27}, loos={"cat": 21})
+
+
+def test_a_misdealt_redeal_is_dealt_again_as_that_redeal():
+    # A redeal after a revoke (bob sits out, no antes) that cat misdeals: cat pays 5 into the
+    # pot of 40; the next deal is the same redeal, bob still out.
+    v = series_deal("cat ! misdeal", seats=THREE, dealer="cat", pool=40, number=3,
+                    turnup="2S", redeal=True, sits_out=["bob"])
+    assert (v["settlement"]["antes"], v["settlement"]["pool_after"]) == ({}, 45)
+    assert v["redeal"] == {"sits_out": ["bob"]}
+    assert v["next"] == {"dealer": "cat", "pool": 45, "first_of_series": False}
+
+
+def test_looking_at_another_hand_burns_and_throws_up_but_the_others_play_on():
+    # Later deal, pot 20. ann looks at another hand before deciding: burned 20 and must fold
+    # (the hand is not thrown in, that is for offences "as revoke"). bob and cat stand and play:
+    # bob 3 tricks takes 20, cat (two standers, not three) is burned 20. Pot 20 - 20 + 40 = 40.
+    # bob AH KH QH 3C 4C | cat 2H 3H 4H AC KC
+    v = series_deal("""
+        ann ! looked-at-hand; ann pass; bob stand; cat stand
+        bob AH; cat 2H
+        bob KH; cat 3H
+        bob QH; cat 4H
+        bob 3C; cat AC
+        cat KC; bob 4C
+    """, seats=THREE, dealer="cat", pool=20, number=2, turnup="2S")
+    assert v["ended"] == "played" and "redeal" not in v
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("ann", "looked-at-hand", "burn")]
+    assert v["standers"] == ["bob", "cat"]
+    assert v["settlement"]["payouts"] == {"bob": 20}
+    assert v["settlement"]["loo_payments"] == {"ann": 20, "cat": 20}
+    assert v["settlement"]["pool_after"] == 40
+    assert nonzero(v["settlement"]["deltas"]) == {"ann": -20, "bob": 20, "cat": -20}
+
+
+def test_one_who_looked_at_another_hand_may_not_stand():
+    errors = record_errors(record(THREE, "cat", rules=POKER, pool=20, number=2, turnup="2S",
+                                  actions="ann ! looked-at-hand; ann stand; bob stand; cat stand"))
+    assert [(e["index"], e["player"]) for e in errors][:1] == [(1, "ann")], errors
+    assert "must throw up" in errors[0]["message"]
+
+
+def test_looking_at_another_hand_when_committed_burns_and_the_winnings_stay():
+    # First deal: everybody must stand, so ann is committed. P = 6 + 5 + 5 = 16. She looks at
+    # another hand, is burned 16 and plays on; her three tricks' pot stays in the pool. bob (2
+    # tricks beside a three) neither wins nor burns; cat (0) burns 16. Pot 16 + 32 = 48.
+    v = series_deal("ann ! looked-at-hand\n" + THREE_HANDS, seats=THREE, dealer="cat",
+                    turnup="2S")
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("ann", "looked-at-hand", "burn")]
+    assert v["settlement"]["payouts"] == {}
+    assert v["settlement"]["loo_payments"] == {"ann": 16, "cat": 16}
+    assert v["settlement"]["pool_after"] == 48
+    assert nonzero(v["settlement"]["deltas"]) == {"ann": -21, "bob": -5, "cat": -22}
+    assert v["next"] == {"dealer": "ann", "pool": 48, "first_of_series": False}

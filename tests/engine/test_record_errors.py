@@ -256,6 +256,9 @@ def _drop(index):
     # a play whose card or player cannot be read still fills its place in the trick
     (_set(11, card="ZZ"), (11, "bob", "ZZ", "'ZZ' is not a card")),
     (_set(11, player="zed"), (11, "zed", None, "player 'zed' is not a seat")),
+    # a player missing or not a name: said so, not taken for the card being played twice
+    (_set(11, player=None), (11, None, None, "player: missing (whose action is it?)")),
+    (_set(11, player=["bob"]), (11, None, None, "player ['bob'] is not a seat")),
     (_set(11, card=None), (11, "bob", None, "play: the card is missing")),
     # a play left out: the next card of a player who has played to the trick names who has
     # not, and the trick is closed without it
@@ -408,3 +411,10 @@ def test_a_null_flag_is_not_said_so_false(flag):
 
 def test_a_later_deal_number_is_no_error():
     assert replay(five_card(number=7))["status"] == "valid"
+
+
+def test_a_play_without_a_player_is_named_as_such():
+    rec = five_card()
+    del rec["actions"][11]["player"]
+    assert [(e["index"], e["player"], e["message"]) for e in record_errors(rec)] == [
+        (11, None, "player: missing (whose action is it?)")]

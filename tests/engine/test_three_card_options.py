@@ -266,3 +266,21 @@ def test_flush_against_a_defending_dealer_who_pays_nothing():
     v = play(rec)
     assert v["tricks"] == []
     assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
+
+
+# --- ante_first_deal_only -------------------------------------------------------------------
+@pytest.mark.parametrize("number, antes, pool", [(1, {"dan": 3}, 9), (2, {}, 6)])
+def test_ante_first_deal_only_antes_on_the_first_deal_alone(number, antes, pool):
+    # Everybody passes: dan takes the pool. Deal 1 antes 3 on the 6 carried (P 9); deal 2
+    # antes nothing (P 6). dan's net is the carried 6 either way.
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, number=number,
+                    rules=rules(ante_first_deal_only=True),
+                    actions="ann pass; bob pass; cat pass"))
+    assert v["settlement"]["antes"] == antes
+    assert_settled(v, payouts={"dan": pool}, pool_after=0, deltas={"dan": 6})
+
+
+def test_without_ante_first_deal_only_every_deal_antes():
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, number=2, rules=rules(),
+                    actions="ann pass; bob pass; cat pass"))
+    assert v["settlement"]["antes"] == {"dan": 3}
