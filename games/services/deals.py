@@ -17,6 +17,7 @@ from games.selectors import NextDeal, session_next
 from games.services.closing import is_final_deal
 from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
 from games.services.ledger import (
+    NO_BUY_BACK_THEN,
     credit_errors,
     ledger_balances,
     ledger_timeline,
@@ -271,7 +272,7 @@ def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) ->
         changes = row.changes
         if row.kind == "deal" and row.deal in replaced:
             deltas = replaced[row.deal]
-            errors = credit_errors(running, deltas, deal=row.deal)
+            errors = credit_errors(running, deltas, deal=row.deal, advice=NO_BUY_BACK_THEN)
             if errors:
                 raise _refused(number, errors)
             changes = deltas

@@ -235,7 +235,14 @@ def ledger_timeline(session: GameSession) -> list[TimelineRow]:
     return out
 
 
-def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, deal: int | None = None) -> list[dict[str, Any]]:
+#: what a player short of chips can do about the deal being recorded now
+BUY_FIRST = "record a purchase first"
+#: ...and about a later deal a correction re-settles: a purchase counts from when it is recorded
+NO_BUY_BACK_THEN = "a purchase recorded now would come after that deal"
+
+
+def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, deal: int | None = None,
+                  advice: str = BUY_FIRST) -> list[dict[str, Any]]:
     """Players a deal would take below zero: "dan holds 2 and owes 3: record a purchase first"."""
     errors = []
     for player, delta in deltas.items():
@@ -243,7 +250,7 @@ def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, dea
         if delta < 0 and held + delta < 0:
             item: dict[str, Any] = {
                 "player": player, "field": "record", "holds": held, "owes": -delta,
-                "message": f"{player} holds {held} and owes {-delta}: record a purchase first",
+                "message": f"{player} holds {held} and owes {-delta}: {advice}",
             }
             if deal is not None:
                 item["deal"] = deal

@@ -93,7 +93,8 @@ def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post
     data = problem(correct(scorer_client, session, 1, rec(DEAL1, result={"tricks": {"ann": 3}})), 409)
     assert data["code"] == "correction-refused" and data["deal"] == 2
     assert data["errors"][0] == {"player": "bob", "field": "record", "deal": 2, "holds": 0, "owes": 3,
-                                 "message": "bob holds 0 and owes 3: record a purchase first"}
+                                 "message": "bob holds 0 and owes 3: a purchase recorded now would "
+                                            "come after that deal"}
     assert "would make deal 2 impossible" in data["detail"] and "Nothing was changed" in data["detail"]
     assert snapshot(session) == before
 
