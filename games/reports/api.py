@@ -26,7 +26,7 @@ from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
 from games.reports.model import SessionReport
-from games.reports.pdf import pdf_failure, pdf_key, pdf_path, pdf_requested, pdf_withdrawn
+from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf_withdrawn
 from games.reports.render import CSV_TABLES, report_csv
 from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
@@ -131,13 +131,14 @@ class SessionReportView(SessionScopedMixin, DownloadView):
         from games.tasks import render_pdf
 
         key = pdf_key(report)  # handed to the task: what becomes of it is found under this key
-        path = pdf_path(key)
-        if not path.exists():
+        rendered = pdf_open(key)
+        if rendered is None:
             failure = pdf_failure(key)
             eager = render_pdf.app.conf.task_always_eager
             if failure is None and eager:
                 try:  # the file rendered: the current report's, should it have changed since
-                    path = Path(render_pdf.apply(args=[session.pk, key.fingerprint]).get())
+                    done = render_pdf.apply(args=[session.pk, key.fingerprint]).get()
+                    rendered = Path(done).open("rb")  # noqa: SIM115 (FileResponse closes it)
                 except Exception:  # rendered here and now: say so (logged), try afresh next time
                     logging.getLogger(__name__).exception("PDF of session %s", session.pk)
                     failure = pdf_failure(key) or "see the server's log"
@@ -160,7 +161,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                 return Response({"status": "rendering", "detail": "The PDF is being rendered; "
                                  "GET this URL again shortly."}, status=202,
                                 headers={"Retry-After": "2"})
-        return FileResponse(path.open("rb"), content_type="application/pdf", as_attachment=True,
+        return FileResponse(rendered, content_type="application/pdf", as_attachment=True,
                             filename=_file_name(session, "report", report, "pdf"))
 
 

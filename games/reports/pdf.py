@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 
@@ -25,6 +26,11 @@ from games.reports.render import report_json, report_pdf
 #: seconds a queued rendering is waited for before a request queues it again; outlasts the
 #: task's soft time limit (5 minutes), so a slow rendering is not queued a second time
 QUEUED_FOR = 600
+
+_FINGERPRINT = r"[0-9a-f]{20}"
+_NAME = re.compile(rf"session-(?P<session>\d+)-(?P<fingerprint>{_FINGERPRINT})"
+                   r"(?P<suffix>\.pdf|\.queued|\.failed|\.\d+\.tmp)")
+
 
 def report_fingerprint(report: SessionReport) -> str:
     """Changes whenever any figure of the report changes (a new deal, a correction, a close)."""
@@ -43,7 +49,7 @@ class PdfKey:
     fingerprint: str
 
     def __post_init__(self) -> None:  # it names files: nothing but a fingerprint may get in
-        if not re.fullmatch(r"[0-9a-f]{20}", self.fingerprint):
+        if not re.fullmatch(_FINGERPRINT, self.fingerprint):
             raise ValueError(f"not a report fingerprint: {self.fingerprint!r}")
 
     def file(self, suffix: str) -> Path:
@@ -56,6 +62,25 @@ def pdf_key(report: SessionReport) -> PdfKey:
 
 def pdf_path(key: PdfKey) -> Path:
     return key.file(".pdf")
+
+
+def pdf_open(key: PdfKey) -> BinaryIO | None:
+    """The rendered PDF opened for reading, or None. Opened at once rather than looked for
+    first, so a prune between the look and the opening cannot turn into a 500."""
+    try:
+        return pdf_path(key).open("rb")
+    except FileNotFoundError:
+        return None
+
+
+def pdf_files() -> Iterator[tuple[Path, PdfKey, str]]:
+    """Every rendered PDF and marker on disk, with its key and suffix (``.pdf``, ``.queued``,
+    ``.failed``, ``.<pid>.tmp``); any other file there is not ours and left out."""
+    if not reports_dir().is_dir():
+        return
+    for path in reports_dir().iterdir():
+        if match := _NAME.fullmatch(path.name):
+            yield path, PdfKey(int(match["session"]), match["fingerprint"]), match["suffix"]
 
 
 def pdf_requested(key: PdfKey, within_seconds: int = QUEUED_FOR) -> bool:

@@ -13,7 +13,7 @@ import pytest
 
 from accounts.models import Member
 from tests.reports import sessionkit as kit
-from tests.reports.conftest import url
+from tests.reports.conftest import add_rebuy, fingerprint_of, get_pdf, url
 
 pytestmark = pytest.mark.django_db
 
@@ -143,26 +143,6 @@ def test_an_open_sessions_pdf_is_named_provisional(hand_session, viewer_client):
     assert response.status_code == 200
     assert f'filename="session-{hand_session.pk}-report-provisional.pdf"' in \
         response["Content-Disposition"]
-
-
-def get_pdf(client, session):
-    return client.get(url(session, "report"), {"format": "pdf"})
-
-
-def fingerprint_of(session) -> str:
-    """The report version a request for the session's PDF computes now (from the database)."""
-    from games.models import GameSession
-    from games.reports.gather import session_report
-    from games.reports.pdf import report_fingerprint
-
-    return report_fingerprint(session_report(GameSession.objects.get(pk=session.pk)))
-
-
-def add_rebuy(session) -> None:
-    """A scorer's rebuy: the session's report (and its fingerprint) changes."""
-    from games.services.sessions import purchase_record
-
-    purchase_record(session=session, player="ann", chips=20, paid=True, memo="rebuy", user=None)
 
 
 def fail_with(monkeypatch, module, name: str, exc: Exception) -> None:
@@ -318,6 +298,13 @@ def test_report_pdf_in_eager_mode_when_the_report_changed_meanwhile(hand_session
     monkeypatch.setattr(gather, "session_report", changed_meanwhile)
     response = get_pdf(viewer_client, hand_session)  # the PDF of the report as it is now
     assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+
+
+def test_render_pdf_takes_nothing_but_a_fingerprint_for_a_file_name(closed_session):
+    from games.tasks import render_pdf
+
+    with pytest.raises(ValueError, match="not a report fingerprint"):
+        render_pdf(closed_session.pk, "../../../../etc/cron.d/x")
 
 
 def test_report_html_page(closed_session, client, member_for):
