@@ -69,3 +69,15 @@ def test_another_host_is_a_400_that_fills_no_log():
     done = _manage("shell", "-v", "0", "-c", code, **_production())
     assert done.stdout.strip() == "400"
     assert "Invalid HTTP_HOST" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_prune_timer_runs_a_prune_command_manage_py_accepts(tmp_path):
+    timer = (ROOT / "deploy" / "loo-ledger-prune.timer").read_text()
+    assert "Unit=loo-ledger-prune.service" in timer
+    service = (ROOT / "deploy" / "loo-ledger-prune.service").read_text()
+    exec_start = next(line for line in service.splitlines() if line.startswith("ExecStart="))
+    args = exec_start.split("manage.py ", 1)[1].split()
+    assert args[0] == "prune_pdfs"
+    done = _manage(*args, "--dry-run", LOO_VAR_DIR=str(tmp_path))  # an empty state directory
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Would remove 0 PDF(s) and 0 marker(s), 0 bytes" in done.stdout

@@ -9,6 +9,7 @@ import logging
 import re
 from collections.abc import Mapping
 from datetime import date
+from pathlib import Path
 
 from django.db import transaction
 from django.http import FileResponse
@@ -25,7 +26,7 @@ from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
 from games.reports.model import SessionReport
-from games.reports.pdf import pdf_failure, pdf_path, pdf_requested, pdf_withdrawn
+from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf_withdrawn
 from games.reports.render import CSV_TABLES, report_csv
 from games.services.idempotency import idempotent
 from loo_ledger.problems import Problem
@@ -129,26 +130,28 @@ class SessionReportView(SessionScopedMixin, DownloadView):
         """Serve the PDF if rendered; eager Celery renders it now, a real broker answers 202."""
         from games.tasks import render_pdf
 
-        path = pdf_path(report)
-        if not path.exists():
-            failure = pdf_failure(report)
+        key = pdf_key(report)  # handed to the task: what becomes of it is found under this key
+        rendered = pdf_open(key)
+        if rendered is None:
+            failure = pdf_failure(key)
             eager = render_pdf.app.conf.task_always_eager
             if failure is None and eager:
-                try:
-                    render_pdf.apply(args=[session.pk]).get()
+                try:  # the file rendered: the current report's, should it have changed since
+                    done = render_pdf.apply(args=[session.pk, key.fingerprint]).get()
+                    rendered = Path(done).open("rb")  # noqa: SIM115 (FileResponse closes it)
                 except Exception:  # rendered here and now: say so (logged), try afresh next time
                     logging.getLogger(__name__).exception("PDF of session %s", session.pk)
-                    failure = pdf_failure(report) or "see the server's log"
+                    failure = pdf_failure(key) or "see the server's log"
             if failure is not None:
                 raise Problem(500, "PDF not rendered", code="render-failed",
                               detail=f"The PDF could not be rendered ({failure}). GET this URL "
                                      "again to try once more; the JSON and CSV are unaffected.")
             if not eager:
-                if pdf_requested(report):
+                if pdf_requested(key):
                     try:
-                        render_pdf.delay(session.pk)
+                        render_pdf.delay(session.pk, key.fingerprint)
                     except Exception as exc:  # the broker cannot be reached
-                        pdf_withdrawn(report)
+                        pdf_withdrawn(key)
                         raise Problem(503, "Task queue unavailable", code="queue-unavailable",
                                       headers={"Retry-After": "5"},
                                       detail="The PDF could not be queued for rendering: the "
@@ -158,7 +161,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                 return Response({"status": "rendering", "detail": "The PDF is being rendered; "
                                  "GET this URL again shortly."}, status=202,
                                 headers={"Retry-After": "2"})
-        return FileResponse(path.open("rb"), content_type="application/pdf", as_attachment=True,
+        return FileResponse(rendered, content_type="application/pdf", as_attachment=True,
                             filename=_file_name(session, "report", report, "pdf"))
 
 

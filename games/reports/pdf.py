@@ -1,15 +1,35 @@
-"""PDF files of reports, cached by the report's content so an unchanged session renders once."""
+"""PDF files of reports, cached by the report's content so an unchanged session renders once.
+
+Each PDF is ``session-<id>-<fingerprint>.pdf`` under ``MEDIA_ROOT/reports/``. Beside it live its
+markers: ``.queued`` while a worker has been asked to render it, ``.failed`` (why) after an
+attempt failed, and the worker's ``.<pid>.tmp`` while it writes. All are named by a
+:class:`PdfKey`, the session and the fingerprint the *request* computed, and the task is handed
+that key: whatever becomes of a rendering is found where the asking client's next poll looks.
+"""
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 
 from games.reports.model import SessionReport
 from games.reports.render import report_json, report_pdf
+
+#: seconds a queued rendering is waited for before a request queues it again; outlasts the
+#: task's soft time limit (5 minutes), so a slow rendering is not queued a second time
+QUEUED_FOR = 600
+
+_FINGERPRINT = r"[0-9a-f]{20}"
+_NAME = re.compile(rf"session-(?P<session>\d+)-(?P<fingerprint>{_FINGERPRINT})"
+                   r"(?P<suffix>\.pdf|\.queued|\.failed|\.\d+\.tmp)")
 
 
 def report_fingerprint(report: SessionReport) -> str:
@@ -17,19 +37,56 @@ def report_fingerprint(report: SessionReport) -> str:
     return hashlib.sha256(report_json(report).encode()).hexdigest()[:20]
 
 
-def pdf_path(report: SessionReport) -> Path:
-    return Path(settings.MEDIA_ROOT) / "reports" / f"session-{report.session_id}-{report_fingerprint(report)}.pdf"
+def reports_dir() -> Path:
+    return Path(settings.MEDIA_ROOT) / "reports"
 
 
-def _marker(report: SessionReport, kind: str) -> Path:
-    return pdf_path(report).with_suffix(f".{kind}")
+@dataclass(frozen=True)
+class PdfKey:
+    """One version of one session's report: what its PDF and markers are named after."""
+
+    session_id: int | str
+    fingerprint: str
+
+    def __post_init__(self) -> None:  # it names files: nothing but a fingerprint may get in
+        if not re.fullmatch(_FINGERPRINT, self.fingerprint):
+            raise ValueError(f"not a report fingerprint: {self.fingerprint!r}")
+
+    def file(self, suffix: str) -> Path:
+        return reports_dir() / f"session-{self.session_id}-{self.fingerprint}{suffix}"
 
 
-def pdf_requested(report: SessionReport, within_seconds: int = 600) -> bool:
+def pdf_key(report: SessionReport) -> PdfKey:
+    return PdfKey(report.session_id, report_fingerprint(report))
+
+
+def pdf_path(key: PdfKey) -> Path:
+    return key.file(".pdf")
+
+
+def pdf_open(key: PdfKey) -> BinaryIO | None:
+    """The rendered PDF opened for reading, or None. Opened at once rather than looked for
+    first, so a prune between the look and the opening cannot turn into a 500."""
+    try:
+        return pdf_path(key).open("rb")
+    except FileNotFoundError:
+        return None
+
+
+def pdf_files() -> Iterator[tuple[Path, PdfKey, str]]:
+    """Every rendered PDF and marker on disk, with its key and suffix (``.pdf``, ``.queued``,
+    ``.failed``, ``.<pid>.tmp``); any other file there is not ours and left out."""
+    if not reports_dir().is_dir():
+        return
+    for path in reports_dir().iterdir():
+        if match := _NAME.fullmatch(path.name):
+            yield path, PdfKey(int(match["session"]), match["fingerprint"]), match["suffix"]
+
+
+def pdf_requested(key: PdfKey, within_seconds: int = QUEUED_FOR) -> bool:
     """Mark this report's PDF as queued; False if it was already queued recently (so polling
-    clients do not queue the same rendering again and again). The window outlasts the task's
-    soft time limit (5 minutes), so a slow rendering is not queued a second time."""
-    marker = _marker(report, "queued")
+    clients do not queue the same rendering again and again)."""
+    marker = key.file(".queued")
     if marker.exists() and time.time() - marker.stat().st_mtime < within_seconds:
         return False
     marker.parent.mkdir(parents=True, exist_ok=True)
@@ -37,15 +94,15 @@ def pdf_requested(report: SessionReport, within_seconds: int = 600) -> bool:
     return True
 
 
-def pdf_withdrawn(report: SessionReport) -> None:
+def pdf_withdrawn(key: PdfKey) -> None:
     """This rendering is no longer queued (done, failed, or it never reached the queue): the
     next request that finds no PDF queues it again."""
-    _marker(report, "queued").unlink(missing_ok=True)
+    key.file(".queued").unlink(missing_ok=True)
 
 
-def pdf_failure(report: SessionReport) -> str | None:
+def pdf_failure(key: PdfKey) -> str | None:
     """Why the last rendering of this report failed, once (the next request tries again)."""
-    marker = _marker(report, "failed")
+    marker = key.file(".failed")
     try:
         why = marker.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -54,22 +111,29 @@ def pdf_failure(report: SessionReport) -> str | None:
     return why
 
 
-def pdf_write(report: SessionReport) -> Path:
-    """Render the PDF unless this exact report already has one; written atomically. A failure
-    is left beside it for the polling client (``pdf_failure``), instead of a queued marker
-    that would have it wait in vain."""
-    path = pdf_path(report)
+@contextmanager
+def pdf_attempt(key: PdfKey) -> Iterator[None]:
+    """One rendering asked for as ``key``. Whatever fails inside (the session lookup, the
+    report, WeasyPrint) is left for the polling request (``pdf_failure``) instead of a queued
+    marker that would have it wait in vain; done or failed, it is no longer queued."""
     try:
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            try:
-                tmp.write_bytes(report_pdf(report))
-            except Exception as exc:
-                _marker(report, "failed").write_text(f"{type(exc).__name__}: {exc}"[:500],
-                                                     encoding="utf-8")
-                raise
-            tmp.replace(path)
-    finally:  # rendered or failed, it is no longer queued
-        pdf_withdrawn(report)
+        yield
+    except Exception as exc:
+        marker = key.file(".failed")
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(f"{type(exc).__name__}: {exc}"[:500], encoding="utf-8")
+        raise
+    finally:
+        pdf_withdrawn(key)
+
+
+def pdf_write(report: SessionReport) -> Path:
+    """Render the PDF unless this exact report already has one; written atomically, so a
+    reader never sees half a file."""
+    path = pdf_path(pdf_key(report))
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(report_pdf(report))
+        tmp.replace(path)
     return path

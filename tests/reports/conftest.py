@@ -60,3 +60,23 @@ def hand_session(club, member_for):
 
 def url(session, what: str) -> str:
     return f"/api/v1/clubs/{session.club.slug}/sessions/{session.pk}/{what}"
+
+
+def get_pdf(client, session):
+    return client.get(url(session, "report"), {"format": "pdf"})
+
+
+def fingerprint_of(session) -> str:
+    """The report version a request for the session's PDF computes now (from the database)."""
+    from games.models import GameSession
+    from games.reports.gather import session_report
+    from games.reports.pdf import report_fingerprint
+
+    return report_fingerprint(session_report(GameSession.objects.get(pk=session.pk)))
+
+
+def add_rebuy(session) -> None:
+    """A scorer's rebuy: the session's report (and its fingerprint) changes."""
+    from games.services.sessions import purchase_record
+
+    purchase_record(session=session, player="ann", chips=20, paid=True, memo="rebuy", user=None)

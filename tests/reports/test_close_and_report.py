@@ -13,7 +13,7 @@ import pytest
 
 from accounts.models import Member
 from tests.reports import sessionkit as kit
-from tests.reports.conftest import url
+from tests.reports.conftest import add_rebuy, fingerprint_of, get_pdf, url
 
 pytestmark = pytest.mark.django_db
 
@@ -145,19 +145,44 @@ def test_an_open_sessions_pdf_is_named_provisional(hand_session, viewer_client):
         response["Content-Disposition"]
 
 
-def test_report_pdf_with_a_broker_answers_202(closed_session, viewer_client, monkeypatch):
+def fail_with(monkeypatch, module, name: str, exc: Exception) -> None:
+    """Make ``module.name`` raise ``exc`` (the report's gathering or WeasyPrint breaking)."""
+    def broken(*args):
+        raise exc
+
+    monkeypatch.setattr(module, name, broken)
+
+
+@pytest.fixture
+def queue(monkeypatch) -> list[tuple]:
+    """As with a real broker (eager_celery restores the mode): what the view queues for the
+    worker, which the test then runs as the worker would."""
     from games.tasks import render_pdf
     from loo_ledger.celery import app
 
-    queued = []
-    app.conf.task_always_eager = False  # as with a real broker (eager_celery restores it)
+    app.conf.task_always_eager = False
+    queued: list[tuple] = []
     monkeypatch.setattr(render_pdf, "delay", lambda *args: queued.append(args))
-    response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
+    return queued
+
+
+def assert_render_failed(client, session, why: str) -> None:
+    """A GET of the PDF answers the failure as a 500 render-failed naming why."""
+    response = get_pdf(client, session)
+    assert response.status_code == 500
+    body = response.json()
+    assert body["code"] == "render-failed" and why in body["detail"]
+
+
+def test_report_pdf_with_a_broker_answers_202(closed_session, viewer_client, queue):
+    from games.tasks import render_pdf
+
+    response = get_pdf(viewer_client, closed_session)
     assert response.status_code == 202 and response["Retry-After"] == "2"
-    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
-    assert queued == [(closed_session.pk,)]  # polling does not queue it twice
-    render_pdf(closed_session.pk)  # what the worker does
-    again = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    assert queue == [(closed_session.pk, fingerprint_of(closed_session))]  # queued once
+    render_pdf(*queue[0])  # what the worker does
+    again = get_pdf(viewer_client, closed_session)
     assert again.status_code == 200 and b"".join(again.streaming_content).startswith(b"%PDF")
 
 
@@ -187,30 +212,99 @@ def test_report_pdf_when_the_broker_is_down_is_503_and_asked_again(closed_sessio
     assert len(tries) == 3
 
 
-def test_report_pdf_whose_rendering_failed_says_so_once(closed_session, viewer_client,
+def test_report_pdf_whose_rendering_failed_says_so_once(closed_session, viewer_client, queue,
                                                         monkeypatch):
     from games.reports import pdf
     from games.tasks import render_pdf
-    from loo_ledger.celery import app
 
-    app.conf.task_always_eager = False
-    queued = []
-    monkeypatch.setattr(render_pdf, "delay", lambda *args: queued.append(args))
-    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
-
-    def broken(report):
-        raise OSError("no fonts")
-
-    monkeypatch.setattr(pdf, "report_pdf", broken)
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    fail_with(monkeypatch, pdf, "report_pdf", OSError("no fonts"))
     with pytest.raises(OSError):
-        render_pdf(closed_session.pk)  # the worker's attempt fails
-    response = viewer_client.get(url(closed_session, "report"), {"format": "pdf"})
-    assert response.status_code == 500
-    body = response.json()
-    assert body["code"] == "render-failed" and "OSError: no fonts" in body["detail"]
+        render_pdf(*queue[0])  # the worker's attempt fails
+    assert_render_failed(viewer_client, closed_session, "OSError: no fonts")
     # said once; the next GET queues the rendering again
-    assert viewer_client.get(url(closed_session, "report"), {"format": "pdf"}).status_code == 202
-    assert len(queued) == 2
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    assert len(queue) == 2
+
+
+def test_report_pdf_whose_report_failed_in_the_worker_says_so_once(closed_session, viewer_client,
+                                                                   queue, monkeypatch):
+    from games.reports import gather
+    from games.tasks import render_pdf
+
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    fail_with(monkeypatch, gather, "session_report", RuntimeError("the database went away"))
+    with pytest.raises(RuntimeError):
+        render_pdf(*queue[0])  # the worker fails before WeasyPrint is reached
+    # not 202 until the queued marker ages out: the failure is found under the request's key
+    assert_render_failed(viewer_client, closed_session, "RuntimeError: the database went away")
+    assert get_pdf(viewer_client, closed_session).status_code == 202  # once; then queued again
+    assert len(queue) == 2
+
+
+def test_report_pdf_whose_report_failed_in_eager_mode_says_why_once(closed_session, viewer_client,
+                                                                    monkeypatch):
+    from games.reports import gather
+
+    fail_with(monkeypatch, gather, "session_report", RuntimeError("the database went away"))
+    assert_render_failed(viewer_client, closed_session, "RuntimeError: the database went away")
+    monkeypatch.undo()  # the next GET renders afresh, not the old failure again
+    response = get_pdf(viewer_client, closed_session)
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+
+
+def test_report_pdf_queued_before_the_report_changed(hand_session, viewer_client, queue):
+    from games.reports.pdf import PdfKey
+    from games.tasks import render_pdf
+
+    assert get_pdf(viewer_client, hand_session).status_code == 202
+    asked = PdfKey(*queue[0])
+    add_rebuy(hand_session)
+    render_pdf(*queue[0])  # renders the report as it is now
+    assert not asked.file(".queued").exists()  # the asked version is not waited on any more
+    response = get_pdf(viewer_client, hand_session)
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+    assert len(queue) == 1
+
+
+def test_a_failure_of_a_report_since_changed_is_not_the_new_ones(hand_session, viewer_client,
+                                                                 queue, monkeypatch):
+    from games.reports import pdf
+    from games.tasks import render_pdf
+
+    assert get_pdf(viewer_client, hand_session).status_code == 202
+    fail_with(monkeypatch, pdf, "report_pdf", OSError("no fonts"))
+    add_rebuy(hand_session)
+    with pytest.raises(OSError):
+        render_pdf(*queue[0])
+    # the failure belongs to the version asked for; the new version is queued in its own right
+    assert get_pdf(viewer_client, hand_session).status_code == 202
+    assert len(queue) == 2 and queue[1][1] == fingerprint_of(hand_session) != queue[0][1]
+    with pytest.raises(OSError):
+        render_pdf(*queue[1])
+    assert_render_failed(viewer_client, hand_session, "OSError: no fonts")
+
+
+def test_report_pdf_in_eager_mode_when_the_report_changed_meanwhile(hand_session, viewer_client,
+                                                                    monkeypatch):
+    from games.reports import gather
+
+    original = gather.session_report
+
+    def changed_meanwhile(session):  # a rebuy lands between the request's report and the task's
+        add_rebuy(session)
+        return original(session)
+
+    monkeypatch.setattr(gather, "session_report", changed_meanwhile)
+    response = get_pdf(viewer_client, hand_session)  # the PDF of the report as it is now
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+
+
+def test_render_pdf_takes_nothing_but_a_fingerprint_for_a_file_name(closed_session):
+    from games.tasks import render_pdf
+
+    with pytest.raises(ValueError, match="not a report fingerprint"):
+        render_pdf(closed_session.pk, "../../../../etc/cron.d/x")
 
 
 def test_report_html_page(closed_session, client, member_for):
