@@ -24,7 +24,8 @@ def session_facts(session: GameSession) -> SessionFacts:
     deals = list(
         Deal.objects.filter(session=session, current__isnull=False)
         .select_related("current")
-        .annotate(n_corrections=Count("revisions", filter=Q(revisions__cause="corrected")))
+        .annotate(n_corrections=Count("revisions", filter=Q(revisions__cause="corrected")),
+                  n_resettles=Count("revisions", filter=Q(revisions__cause="resettled")))
         .order_by("number")
     )
     postings = [d.posting for d in deals]
@@ -53,7 +54,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         rules=rules,
         start_pool=deals[0].current.pool_before if deals else 0,
         purchases=purchases,
-        deals=[DealFacts(d.number, d.current.verdict, d.n_corrections) for d in deals],
+        deals=[DealFacts(d.number, d.current.verdict, d.n_corrections, d.n_resettles) for d in deals],
         display_names={k: v or k for k, v in names.items()},
         end_pool_mode=closing.end_pool_mode if closing else session.end_pool_mode,
         end_pool_shares=dict(closing.end_pool_shares) if closing else {},

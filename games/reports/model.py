@@ -33,11 +33,13 @@ class Purchase:
 
 @dataclass(frozen=True)
 class DealFacts:
-    """A stored deal: its number, its current verdict and how often its record was corrected."""
+    """A stored deal: its number, its current verdict, how often its record was corrected and
+    how often it was settled again because an earlier deal was."""
 
     number: int
     verdict: Mapping[str, Any]
     corrections: int = 0
+    resettles: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,7 @@ class DealLine:
     deltas: dict[str, int]
     violations: list[ViolationLine]
     corrected: bool
+    resettled: bool  # settled again after an earlier deal was corrected: figures may differ from paper
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,7 @@ def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
             for x in v.get("violations", [])
         ],
         corrected=facts.corrections > 0,
+        resettled=facts.resettles > 0,
     )
 
 
@@ -306,6 +310,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "penalties_paid": sum(sum(d.penalties.values()) for d in deals),
         "violations": sum(len(d.violations) for d in deals),
         "corrected_deals": sum(1 for d in deals if d.corrected),
+        "resettled_deals": sum(1 for d in deals if d.resettled),
         "end_pool": sum(share.values()),
         "won_chips": sum(won.values()),
         "chips_now": sum(in_hand.values()),

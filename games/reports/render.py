@@ -43,7 +43,8 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
     elif table == "deals":
         w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
                     "pool_after", "standers", "tricks", "payouts", "loos", "penalties",
-                    "violations", "corrected", *(f"delta_{s}" for s in report.seats)])
+                    "violations", "corrected", "resettled",
+                    *(f"delta_{s}" for s in report.seats)])
         for d in report.deals:
             violations = " | ".join(
                 f"{v.player} {v.rule} trick {v.trick if v.trick is not None else '-'}"
@@ -51,7 +52,7 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
             w.writerow([d.number, d.dealer, d.status, d.pool_kind, d.pool_before, d.pool,
                         d.pool_after, " ".join(d.standers), _pairs(d.tricks_won),
                         _pairs(d.payouts), _pairs(d.loos), _pairs(d.penalties), violations,
-                        "yes" if d.corrected else "no",
+                        "yes" if d.corrected else "no", "yes" if d.resettled else "no",
                         *(d.deltas.get(s, 0) for s in report.seats)])
     else:
         w.writerow(["payer", "payee", "amount", "explanation"])

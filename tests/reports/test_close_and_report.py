@@ -77,7 +77,10 @@ def test_report_json_matches_hand_totals(closed_session, viewer_client):
     assert totals["loos_paid"] == kit.EXPECTED["loos_paid"]
     assert totals["penalties_paid"] == kit.EXPECTED["penalties_paid"]
     assert totals["violations"] == 1 and totals["corrected_deals"] == 1
+    # deal 9's correction changed the pool deal 10 was played for: 10 alone was settled again
+    assert totals["resettled_deals"] == 1
     deals = {d["number"]: d for d in report["deals"]}
+    assert [n for n, d in deals.items() if d["resettled"]] == [10] and not deals[9]["resettled"]
     assert deals[9]["corrected"] and list(deals[9]["tricks_won"].items()) == [
         ("ann", 0), ("bob", 2), ("cat", 1), ("dan", 0)]
     assert deals[10]["pool"] == 9 and deals[10]["payouts"] == {"bob": 9}
@@ -106,6 +109,7 @@ def test_report_csv_tables_parse(closed_session, player_client):
     assert len(deals) == 53
     assert sum(int(d["delta_bob"]) for d in deals) == kit.EXPECTED["won"]["bob"]
     assert "revoke" in deals[20]["violations"] and deals[8]["corrected"] == "yes"
+    assert [d["number"] for d in deals if d["resettled"] == "yes"] == ["10"]
     transfers = list(csv.reader(io.StringIO(
         player_client.get(base, {"format": "csv", "table": "transfers"}).content.decode())))
     assert transfers[1][:3] == ["ann", "bob", "29.50"]
@@ -326,6 +330,9 @@ def test_report_html_page(closed_session, client, member_for):
     assert cells[9] == str(looed)  # dealt, then looed
     assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
     assert 'id="settle-how"' in html
+    assert "1 corrected deal, 1 deal re-settled after a correction." in html
+    row10 = html[html.index('<tr data-deal="10">'):html.index('<tr data-deal="11">')]
+    assert ">re-settled</span>" in row10 and ">corrected</span>" not in row10
     assert re.search(r'closed \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
     banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
