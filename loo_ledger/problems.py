@@ -125,6 +125,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "Deals are recorded in order; `current_number` is the last deal recorded "
                     "and `next_number` the one to send. To change a recorded deal, post a "
                     "correction."),
+        ProblemType("correction-unchanged", 409, "Nothing to correct",
+                    "The correction's record is the deal's current record and gives the same "
+                    "verdict, so it would change nothing. (The same record is taken when the "
+                    "engine now settles it differently: that is how a deal is re-settled after "
+                    "an engine upgrade.)"),
         ProblemType("correction-refused", 409, "Correction refused",
                     "The corrected deal would make a later deal impossible (`deal` and "
                     "`errors[].deal` say which). Nothing was changed."),

@@ -302,6 +302,10 @@ def deal_correct(
                         tuple(cur.record.get("sits_out") or ()) if cur.record.get("redeal") else None)
     rec = session_record(locked, record, expected)
     verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
+    if rec == cur.record and verdict == cur.verdict:
+        raise Problem(409, "Nothing to correct", code="correction-unchanged", deal=number,
+                      detail=f"Deal {number} already has this record (revision {cur.revision}) "
+                             "and it settles the same. Nothing was changed.")
     if len(deals) > 1 and is_final_deal(rec, verdict):
         raise _refused(number, [{"deal": deals[1].number, "field": "record.final",
                                  "message": f"it would come after the final deal {number}, which "

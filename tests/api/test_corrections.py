@@ -80,8 +80,40 @@ def test_ledger_rows_show_the_corrected_deals_at_their_place(played, scorer_clie
 
 
 def test_correction_that_changes_nothing_later_touches_only_that_deal(played, scorer_client):
-    data = correct(scorer_client, played, 3, DEAL3, reason="re-entered").json()  # the last deal
-    assert [(c["number"], c["cause"]) for c in data["changes"]] == [(3, "corrected")]
+    # the last deal: bob looked at the stock (a single loo of 3 into the pool ann takes)
+    stock = [{"player": "bob", "action": "irregularity", "kind": "looked-at-stock"}]
+    response = correct(scorer_client, played, 3, rec(DEAL3, actions=stock + DEAL3["actions"]),
+                       reason="re-entered")
+    assert response.status_code == 201, response.content
+    changes = response.json()["changes"]
+    assert [(c["number"], c["cause"]) for c in changes] == [(3, "corrected")]
+    assert (changes[0]["deltas_before"]["bob"], changes[0]["deltas_after"]["bob"]) == (0, -3)
+
+
+def test_a_correction_with_the_same_record_and_verdict_changes_nothing(played, scorer_client):
+    before = snapshot(played)
+    data = problem(correct(scorer_client, played, 2, DEAL2, reason="typed again"), 409)
+    assert data["code"] == "correction-unchanged" and data["deal"] == 2
+    assert "already has this record (revision 1)" in data["detail"]
+    assert snapshot(played) == before  # no revision, no reversal, no posting
+
+
+def test_the_same_record_is_taken_when_the_engine_now_settles_it_otherwise(played, scorer_client,
+                                                                         monkeypatch):
+    # after an engine upgrade a deal is re-settled by posting its own record as a correction
+    from games.services import deals as deal_service
+
+    upgraded = deal_service._replay
+
+    def replay_v2(*args, **kwargs):
+        verdict = upgraded(*args, **kwargs)
+        verdict["engine"] = {**verdict["engine"], "version": "9.9.9"}
+        return verdict
+
+    monkeypatch.setattr(deal_service, "_replay", replay_v2)
+    response = correct(scorer_client, played, 3, DEAL3, reason="engine upgrade")
+    assert response.status_code == 201, response.content
+    assert [(c["number"], c["cause"]) for c in response.json()["changes"]] == [(3, "corrected")]
 
 
 def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post_deal, scorer_client):

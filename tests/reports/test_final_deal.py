@@ -48,6 +48,7 @@ def final_deal_session(club):
                              chip_value=10, buy_ins={s: 20 for s in kit.SEATS})
     first = kit.deal_record(1)
     first.pop("pool")
+    first["memo"] = "checked again"  # a new record (the same one would be correction-unchanged)
     deal_record(session=session, number=1, record=first)
     deal_record(session=session, number=2, record=DEFENDED)
     return session
