@@ -12,7 +12,7 @@ from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.tenancy import CanRecord, ClubScopedAPIView
+from accounts.tenancy import CanRecord, ClubScopedAPIView, lock_club_and_recheck
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
@@ -112,8 +112,10 @@ class ImportListView(ClubScopedAPIView):
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
         allow = str(request.query_params.get("allow_duplicate", "")).lower() in ("1", "true", "yes")
-        job = import_job_create(club=self.club, user=request.user, source=source,
-                                filename=filename, allow_duplicate=allow)
+        with transaction.atomic():  # the role again under the club's lock, which the new job takes
+            lock_club_and_recheck(self, request)
+            job = import_job_create(club=self.club, user=request.user, source=source,
+                                    filename=filename, allow_duplicate=allow)
         job.refresh_from_db()  # eager mode ran the task already
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})
@@ -146,6 +148,7 @@ class ImportRetryView(ClubScopedAPIView):
     @idempotent
     def post(self, request: Request, club: str, job_id: int) -> Response:
         with transaction.atomic():
+            lock_club_and_recheck(self, request)  # the role again, under the club's lock
             job = get_object_or_404(ImportJob.objects.select_for_update().select_related("club"),
                                     pk=job_id, club=self.club)
             if job.session_id is not None:  # stored, whatever a run under way says of it
