@@ -66,6 +66,14 @@ def job_json(request: Request, job: ImportJob) -> dict[str, Any]:
     }
 
 
+def job_now(view: ClubScopedAPIView, request: Request, answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer about a job, told as the job stands now: replayed for an ``Idempotency-Key``,
+    the stored answer would say how it stood when the first request's transaction ended
+    (``queued``, even when eager Celery has run the job since)."""
+    job = ImportJob.objects.select_related("club").filter(pk=answer.get("id"), club=view.club).first()
+    return answer if job is None else job_json(request, job)
+
+
 def _source(request: Request) -> tuple[str, str]:
     """The session file's text and name, refused whole if the database could not store it."""
     source, filename = _sent_file(request)
@@ -108,7 +116,7 @@ class ImportListView(ClubScopedAPIView):
                        "imported before again, as a new session (else 409 duplicate-import); "
                        "the job keeps the choice for its retries.")],
                    responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
-    @idempotent
+    @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
         allow = str(request.query_params.get("allow_duplicate", "")).lower() in ("1", "true", "yes")
@@ -147,7 +155,7 @@ class ImportRetryView(ClubScopedAPIView):
 
     @extend_schema(request=None, parameters=[IDEMPOTENCY_PARAM],
                    responses={202: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
-    @idempotent
+    @idempotent(current=job_now)
     def post(self, request: Request, club: str, job_id: int) -> Response:
         with transaction.atomic():  # the role again under the club's lock, which the retry takes
             lock_club_and_recheck(self, request)

@@ -528,3 +528,38 @@ def test_the_command_keeps_allow_duplicate_on_the_job(club, tmp_path):
                  "--allow-duplicate", stdout=io.StringIO())
     assert list(ImportJob.objects.order_by("pk").values_list("allow_duplicate", flat=True)) == [
         False, True]
+
+
+def test_a_replayed_import_answer_tells_the_job_as_it_is_now(scorer_client,
+                                                             django_capture_on_commit_callbacks):
+    body, key = {"source": kit.session_file(3)}, {"HTTP_IDEMPOTENCY_KEY": "imp-now"}
+    with django_capture_on_commit_callbacks(execute=True):  # the task runs after the commit
+        first = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert first.json()["status"] == "queued"  # (the test's own transaction delays the commit)
+    replay = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert (replay.status_code, replay["Idempotent-Replayed"], replay["Location"]) == (
+        202, "true", first["Location"])
+    job = replay.json()
+    assert (job["id"], job["status"], job["progress"]) == (first.json()["id"], "done", "3/3")
+    assert job == scorer_client.get(job["url"]).json()
+
+
+def test_a_replayed_retry_answer_tells_the_job_as_it_is_now(scorer_client,
+                                                            django_capture_on_commit_callbacks):
+    failed = post_file(scorer_client, "{}", django_capture_on_commit_callbacks).json()
+    key = {"HTTP_IDEMPOTENCY_KEY": "retry-now"}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.post(f"{failed['url']}/retry", **key).json()["status"] == "queued"
+    replay = scorer_client.post(f"{failed['url']}/retry", **key)
+    assert replay.status_code == 202 and replay["Idempotent-Replayed"] == "true"
+    assert (replay.json()["status"], replay.json()["attempts"]) == ("failed", 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_eager_mode_a_keyed_import_answers_done(scorer_client):
+    # no test transaction around the request: its commit runs the task before the answer
+    body, key = {"source": kit.session_file(3)}, {"HTTP_IDEMPOTENCY_KEY": "imp-eager"}
+    first = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert (first.status_code, first.json()["status"]) == (202, "done")
+    replay = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert replay.json() == first.json() and replay["Idempotent-Replayed"] == "true"
