@@ -17,10 +17,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .login_limits import LoginRateThrottle
-from .models import Club, Member, lock_club
+from .models import Club, Member
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
 from .services import club_create, member_unlink, password_change, token_for_login
-from .tenancy import ClubScopedGenericAPIView, IsClubOwner, IsClubOwnerOrThisMember
+from .tenancy import (
+    ClubScopedGenericAPIView,
+    IsClubOwner,
+    IsClubOwnerOrThisMember,
+    lock_club_and_recheck,
+)
 
 
 class ObtainTokenView(APIView):
@@ -89,17 +94,6 @@ class PasswordChangeView(generics.GenericAPIView):
         if isinstance(request.successful_authenticator, SessionAuthentication):
             update_session_auth_hash(request._request, token.user)  # this browser stays in
         return Response({"token": token.key, "username": request.user.get_username()})
-
-
-def lock_club_and_recheck(view: ClubScopedGenericAPIView, request: Request) -> None:
-    """Take the club's lock, then check the caller's permission again with their membership as
-    it is now: DRF checked it with the membership loaded before the lock, and the owner change we
-    waited for may have been the caller's own demotion (or unlinking). Refuses as the ordinary
-    check does: 403 ``permission-denied``, 404 once no longer a member; a view's object
-    permission, checked later by ``get_object``, sees the reloaded membership too."""
-    assert view.club is not None
-    lock_club(view.club.pk)
-    view.check_permissions(request)  # reloads view.member (ClubScopedMixin)
 
 
 @extend_schema(tags=["clubs"])

@@ -13,11 +13,22 @@ Permission classes here let every member *read* (safe methods) and differ only i
 (owner), :class:`IsClubOwnerOrThisMember` (owner, or the member the URL names). So a viewer's or player's write is always a 403, and adding a view never forgets reads.
 
 Querysets must be filtered by the club: use :func:`club_queryset` (or ``self.scope(qs)``).
+
+A write that waits on a lock checks the caller's permission a second time once it holds it:
+the request it waited for may have been the caller's own demotion or removal. Under the club's
+lock through :func:`lock_club_and_recheck`; under a session's lock through the session views'
+``session_for_write`` (:meth:`ClubScopedMixin.recheck_permissions`).
+
+Locks are taken in one order, so that no two transactions wait for each other in a circle: the
+club's row (member changes, new sessions, imports and their retries), an import job's row, a
+session's row (every write to a session), then the caller's member row (the recheck under a
+session's lock).
 """
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from rest_framework import generics, viewsets
@@ -25,7 +36,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from .models import Club, Member, Role
+from .models import Club, Member, Role, lock_club
 
 CLUB_URL_KWARG = "club"
 
@@ -129,6 +140,19 @@ class ClubScopedMixin:
         self.club = self.member.club
         super().check_permissions(request)  # type: ignore[misc]
 
+    def recheck_permissions(self, request: Request) -> None:
+        """Check the caller's permission again, with their membership as it is now: call it once
+        the write holds the lock it may have waited on (DRF checked the membership loaded before),
+        when that lock is not the club's, which member changes hold. The member's row is locked
+        first, so a change to it that is still being committed is waited for and seen. Refuses as
+        the ordinary check does: 403 ``permission-denied``, 404 once no longer a member."""
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("recheck_permissions outside a transaction: the lock it follows "
+                               "would be released already")
+        if self.member is not None:
+            Member.objects.select_for_update().filter(pk=self.member.pk).first()
+        self.check_permissions(request)  # reloads self.member
+
     def scope(self, qs: QuerySet, path: str = "club") -> QuerySet:
         """``qs`` restricted to this view's club (empty during schema generation)."""
         return club_queryset(qs, self.club, path)
@@ -137,6 +161,17 @@ class ClubScopedMixin:
         context = super().get_serializer_context()  # type: ignore[misc]
         context.update(club=self.club, member=self.member)
         return context
+
+
+def lock_club_and_recheck(view: ClubScopedMixin, request: Request) -> None:
+    """Take the club's lock (the one member changes hold), then check the caller's permission
+    again with their membership reloaded: the owner change the lock waited for may have been the
+    caller's own demotion or unlinking. Refuses as the ordinary check does (403, or 404 once no
+    longer a member). A view's object permission, checked later by ``get_object``, sees the
+    reloaded membership too."""
+    assert view.club is not None
+    lock_club(view.club.pk)  # every member change holds it: none can be in flight now
+    view.check_permissions(request)  # reloads view.member
 
 
 class ClubScopedAPIView(ClubScopedMixin, APIView):

@@ -139,9 +139,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("session-open", 409, "Session is open",
                     "Only a closed session can be reopened."),
         ProblemType("duplicate-import", 409, "Already imported",
-                    "This club imported the very same session file before; `session` and `job` "
-                    "name what it made. POST again with `?allow_duplicate=true` to import it "
-                    "once more as a new session."),
+                    "This club imported the very same session file before, or is importing "
+                    "it; `session` and `job` name what it made. POST the file again with "
+                    "`?allow_duplicate=true` to import it once more as a new session. A retry "
+                    "of a failed import is refused so too once another import of the file "
+                    "stored it or is under way, unless the job was made with "
+                    "`allow_duplicate`."),
         ProblemType("session-full", 409, "Session full",
                     "A session holds at most `max_deals` deals (1,000); close it and open "
                     "another for the deals that follow."),

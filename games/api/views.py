@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -14,13 +15,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.tenancy import CanRead, ClubScopedAPIView, ClubScopedGenericAPIView
+from accounts.tenancy import (
+    CanRead,
+    ClubScopedAPIView,
+    ClubScopedGenericAPIView,
+    lock_club_and_recheck,
+)
 from games.models import ChipPayment, ChipPurchase, Deal, GameSession
 from games.selectors import deal_get, deal_list, session_get, session_list
 from games.services.deals import Correction, deal_correct, deal_record
 from games.services.engine import engine_replay, record_problem
 from games.services.idempotency import HEADER, idempotent
-from games.services.ledger import ledger_statement
+from games.services.ledger import ledger_statement, session_lock
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
@@ -61,10 +67,21 @@ class SessionScopedMixin:
             raise Problem(404, detail="No such session in this club.", code="not-found")
         return found
 
+    def session_for_write(self) -> GameSession:
+        """The session (404 if not this club's), locked for the rest of the transaction, once the
+        caller's role is checked again under the lock: the write that held it may have been the
+        caller's demotion or removal. Every view that writes to a session starts here, inside the
+        transaction of its write."""
+        session = self.get_session()
+        locked = session_lock(session)
+        self.recheck_permissions(self.request)  # type: ignore[attr-defined]
+        return locked
+
     def session_and_input(self, serializer: type[serializers.Serializer], request: Request
                           ) -> tuple[GameSession, dict[str, Any]]:
-        """The session (404 first: an outsider learns nothing from a body error), then the body."""
-        session = self.get_session()
+        """The session, locked for the write (404 first: an outsider learns nothing from a body
+        error; then the role again), then the body."""
+        session = self.session_for_write()
         data = serializer(data=request.data)
         data.is_valid(raise_exception=True)
         return session, dict(data.validated_data)
@@ -84,7 +101,9 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
     @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer, **WRITE_ERRORS},
                    parameters=[IDEMPOTENCY_PARAM])
     @idempotent
+    @transaction.atomic  # the role checked again under the club's lock, and the new session
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        lock_club_and_recheck(self, request)
         data = s.SessionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = session_create(club=self.club, user=request.user, **data.validated_data)
@@ -121,6 +140,7 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
                    "next deal (the answer names the current number); 400 for a record error, a wrong "
                    "dealer or pool, or a player who would go below zero chips.")
     @idempotent
+    @transaction.atomic  # the session locked and the role checked again, then the write
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         session, data = self.session_and_input(s.DealCreateSerializer, request)
         deal = deal_record(session=session, user=request.user, **data)
@@ -160,6 +180,7 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
                    "deltas before and after. 409 `correction-refused` (nothing changed) when a later "
                    "deal would become impossible; `errors` name the deal and why.")
     @idempotent
+    @transaction.atomic  # the session locked and the role checked again, then the write
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         session, data = self.session_and_input(s.CorrectionCreateSerializer, request)
         correction = deal_correct(session=session, number=self.kwargs["number"], user=request.user, **data)
@@ -188,6 +209,7 @@ class SessionMoneyView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIVi
         return self.model.objects.filter(session=self.get_session()).select_related("created_by")
 
     @idempotent
+    @transaction.atomic  # the session locked and the role checked again, then the write
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         session, data = self.session_and_input(self.serializer_class, request)
         row = type(self).record(session=session, user=request.user, **data)

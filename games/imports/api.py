@@ -12,12 +12,11 @@ from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from accounts.tenancy import CanRecord, ClubScopedAPIView
+from accounts.tenancy import CanRecord, ClubScopedAPIView, lock_club_and_recheck
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
-from games.imports.services import import_job_create
-from games.imports.tasks import publish
+from games.imports.services import import_job_create, import_job_retry
 from games.services.idempotency import idempotent
 from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
@@ -67,6 +66,14 @@ def job_json(request: Request, job: ImportJob) -> dict[str, Any]:
     }
 
 
+def job_now(view: ClubScopedAPIView, request: Request, answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer about a job, told as the job stands now: replayed for an ``Idempotency-Key``,
+    the stored answer would say how it stood when the first request's transaction ended
+    (``queued``, even when eager Celery has run the job since)."""
+    job = ImportJob.objects.select_related("club").filter(pk=answer.get("id"), club=view.club).first()
+    return answer if job is None else job_json(request, job)
+
+
 def _source(request: Request) -> tuple[str, str]:
     """The session file's text and name, refused whole if the database could not store it."""
     source, filename = _sent_file(request)
@@ -106,14 +113,17 @@ class ImportListView(ClubScopedAPIView):
     @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
                    parameters=[IDEMPOTENCY_PARAM, OpenApiParameter(
                        "allow_duplicate", bool, description="Import a file this club has "
-                       "imported before again, as a new session (else 409 duplicate-import).")],
+                       "imported before again, as a new session (else 409 duplicate-import); "
+                       "the job keeps the choice for its retries.")],
                    responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
-    @idempotent
+    @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
         allow = str(request.query_params.get("allow_duplicate", "")).lower() in ("1", "true", "yes")
-        job = import_job_create(club=self.club, user=request.user, source=source,
-                                filename=filename, allow_duplicate=allow)
+        with transaction.atomic():  # the role again under the club's lock, which the new job takes
+            lock_club_and_recheck(self, request)
+            job = import_job_create(club=self.club, user=request.user, source=source,
+                                    filename=filename, allow_duplicate=allow)
         job.refresh_from_db()  # eager mode ran the task already
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})
@@ -137,24 +147,18 @@ class ImportDetailView(ClubScopedAPIView):
 
 
 class ImportRetryView(ClubScopedAPIView):
-    """POST: queue the job again (a failed job, or one whose worker died). A stored job is 409."""
+    """POST: queue the job again (a failed job, or one whose worker died). A stored job is 409,
+    and so is a file another import has stored (or is storing) since, as its upload would be
+    now, unless the job was made with allow_duplicate (409 duplicate-import)."""
 
     permission_classes = [CanRecord]
 
     @extend_schema(request=None, parameters=[IDEMPOTENCY_PARAM],
                    responses={202: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
-    @idempotent
+    @idempotent(current=job_now)
     def post(self, request: Request, club: str, job_id: int) -> Response:
-        with transaction.atomic():
-            job = get_object_or_404(ImportJob.objects.select_for_update().select_related("club"),
-                                    pk=job_id, club=self.club)
-            if job.session_id is not None:  # stored, whatever a run under way says of it
-                raise Problem(409, "Already imported",
-                              detail=f"Import {job.pk} already stored session {job.session_id}.",
-                              code="conflict", session=job.session_id)
-            job.status = ImportJob.Status.QUEUED
-            job.detail = ""
-            job.save(update_fields=["status", "detail"])
-            publish(job.pk)
+        with transaction.atomic():  # the role again under the club's lock, which the retry takes
+            lock_club_and_recheck(self, request)
+            job = import_job_retry(club=self.club, job_id=job_id)
         job.refresh_from_db()
         return Response(job_json(request, job), status=202)

@@ -36,6 +36,9 @@ class ImportJob(models.Model):
     errors = models.JSONField(default=list, blank=True, help_text="Per-line errors.")
     detail = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    allow_duplicate = models.BooleanField(
+        default=False, help_text="Made with allow_duplicate: a retry may store the file again "
+        "although another import of it stored it or is under way.")
     session = models.ForeignKey(
         "games.GameSession", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -95,31 +95,39 @@ class ImportRefused(Exception):
         super().__init__(self.detail)
 
 
-def earlier_import(club: Club, source: str) -> ImportJob | None:
+def earlier_import(club: Club, source: str, *, besides: int | None = None) -> ImportJob | None:
     """The first import of this very file in this club that stored it, or still may: done,
-    queued or under way (a failed one does not count)."""
-    return (ImportJob.objects.filter(club=club, source=source)
+    queued or under way (a failed one does not count), other than job ``besides``."""
+    return (ImportJob.objects.filter(club=club, source=source).exclude(pk=besides)
             .exclude(status=ImportJob.Status.FAILED).order_by("pk").first())
+
+
+def refuse_duplicate(club: Club, source: str, *, besides: int | None = None) -> None:
+    """409 ``duplicate-import`` naming the import, when this club has imported this very file
+    already or is importing it (call under the club's lock, ``lock_club``): a second upload is
+    almost always a scorer's slip, and it would store every deal twice."""
+    earlier = earlier_import(club, source, besides=besides)
+    if earlier is None:
+        return
+    made = (f"was imported already as session {earlier.session_id}"
+            if earlier.session_id else f"is being imported already ({earlier.status})")
+    raise Problem(409, "Already imported",
+                  detail=f"This file {made} (import {earlier.pk}). Send it with "
+                         "allow_duplicate=true to import it again as a new session.",
+                  code="duplicate-import", session=earlier.session_id, job=earlier.pk)
 
 
 def import_job_open(*, club: Club, user: Any, source: str, filename: str = "",
                     allow_duplicate: bool = False) -> ImportJob:
-    """The job row for a session file. The very file this club has imported already (or is
-    importing) is refused, 409 naming the import, unless ``allow_duplicate``: a second upload is
-    almost always a scorer's slip, and it would store every deal twice. The check and the new
-    row are made under the club's lock, so two uploads of one file at once cannot both pass."""
+    """The job row for a session file, refused as a duplicate (``refuse_duplicate``) unless
+    ``allow_duplicate``, a choice the job keeps for its retries. The check and the new row are
+    made under the club's lock, so two uploads of one file at once cannot both pass."""
     with transaction.atomic():
         lock_club(club.pk)
-        earlier = None if allow_duplicate else earlier_import(club, source)
-        if earlier is not None:
-            made = (f"was imported already as session {earlier.session_id}"
-                    if earlier.session_id else f"is being imported already ({earlier.status})")
-            raise Problem(409, "Already imported",
-                          detail=f"This file {made} (import {earlier.pk}). Send "
-                                 "allow_duplicate=true to import it again as a new session.",
-                          code="duplicate-import", session=earlier.session_id, job=earlier.pk)
+        if not allow_duplicate:
+            refuse_duplicate(club, source)
         return ImportJob.objects.create(club=club, created_by=user, source=source,
-                                        filename=filename[:200])
+                                        filename=filename[:200], allow_duplicate=allow_duplicate)
 
 
 def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
@@ -130,6 +138,32 @@ def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
     with transaction.atomic():
         job = import_job_open(club=club, user=user, source=source, filename=filename,
                               allow_duplicate=allow_duplicate)
+        publish(job.pk)
+    return job
+
+
+def import_job_retry(*, club: Club, job_id: int) -> ImportJob:
+    """Queue a job again (a failed one, or one whose worker died), once the transaction commits.
+    Refused, 409, once the job stored its session (whatever a run under way says of it), and as a
+    duplicate, as its creation would be now, when the same file has been imported since by
+    another job (unless the job was made with ``allow_duplicate``): the check under the club's
+    lock, as ``import_job_open`` makes it. 404 for another club's job."""
+    from games.imports.tasks import publish
+
+    with transaction.atomic():
+        lock_club(club.pk)  # before the job's row: the lock order (accounts.tenancy)
+        job = (ImportJob.objects.select_for_update(of=("self",)).select_related("club")
+               .filter(pk=job_id, club=club).first())
+        if job is None:
+            raise Problem(404, detail=f"No import {job_id} in this club.", code="not-found")
+        if job.session_id is not None:
+            raise Problem(409, "Already imported",
+                          detail=f"Import {job.pk} already stored session {job.session_id}.",
+                          code="conflict", session=job.session_id)
+        if not job.allow_duplicate:
+            refuse_duplicate(club, job.source, besides=job.pk)
+        job.status, job.detail = ImportJob.Status.QUEUED, ""
+        job.save(update_fields=["status", "detail"])
         publish(job.pk)
     return job
 

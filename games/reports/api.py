@@ -203,14 +203,14 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
     @idempotent
+    @transaction.atomic  # the role again under the session's lock, the close and the settlement answered
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_close
 
-        session = self.get_session()
+        session = self.session_for_write()
         reason = str((request.data or {}).get("reason", "")) if isinstance(request.data, dict) else ""
-        with transaction.atomic():  # the settlement answered is part of the close: all or nothing
-            done = session_close(session=session, user=request.user, reason=reason)
-            report = session_report(session)
+        done = session_close(session=session, user=request.user, reason=reason)
+        report = session_report(session)
         return Response({
             "session": session.pk,
             "status": session.status,
@@ -235,10 +235,11 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
     @idempotent
+    @transaction.atomic  # the role again under the session's lock, then the reopen
     def post(self, request: Request, club: str, session_id: int) -> Response:
         from games.services.closing import session_reopen
 
-        session = self.get_session()
+        session = self.session_for_write()
         reason = str(request.data.get("reason", "")) if isinstance(request.data, dict) else ""
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,

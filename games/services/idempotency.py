@@ -6,6 +6,10 @@
 * the first one failed (any non-2xx answer) -> the key is released, a retry runs afresh (a
   refusal such as "record a purchase first" may not hold on the retry).
 
+An answer describing work that goes on after the request (an import job) would be stale when
+replayed: such a view passes ``current``, which turns the stored body into the body as things
+stand now; the replay answers that, with the first answer's status and headers.
+
 The key row is committed *before* the work starts (so a concurrent retry sees it in flight)
 and marked done in the same transaction as the work (so a stored answer always matches what
 was stored). A key left in flight by a crashed worker is taken over after
@@ -101,8 +105,21 @@ def idempotency_release(row: IdempotencyKey) -> None:
     IdempotencyKey.objects.filter(pk=row.pk, state=IdempotencyKey.State.IN_FLIGHT).delete()
 
 
-def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
-    """Decorate a club-scoped view's ``post`` (``self.club`` resolved) to honour the header."""
+#: (view, request, the stored body) -> the body as it would be answered now
+Current = Callable[[Any, Request, Any], Any]
+
+
+def idempotent(handler: Callable[..., Response] | None = None, *, current: Current | None = None
+               ) -> Any:
+    """Decorate a club-scoped view's ``post`` (``self.club`` resolved) to honour the header:
+    ``@idempotent``, or ``@idempotent(current=...)`` for an answer that changes after the
+    request (see the module doc). ``current`` also refreshes the first answer once its
+    transaction has committed, when work queued on commit may have run already (eager Celery)."""
+    if handler is None:
+        return functools.partial(idempotent, current=current)
+
+    def now(view: Any, request: Request, body: Any) -> Any:
+        return body if current is None else current(view, request, body)
 
     @functools.wraps(handler)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -113,7 +130,7 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             club=view.club, user=request.user, key=key, fingerprint=request_fingerprint(request)
         )
         if done:
-            return Response(row.response_body, status=row.response_status,
+            return Response(now(view, request, row.response_body), status=row.response_status,
                             headers={**row.response_headers, REPLAYED_HEADER: "true"})
         try:
             with transaction.atomic():
@@ -125,6 +142,8 @@ def idempotent(handler: Callable[..., Response]) -> Callable[..., Response]:
             raise
         if not 200 <= response.status_code < 300:
             idempotency_release(row)
+        else:
+            response.data = now(view, request, response.data)
         return response
 
     return wrapper

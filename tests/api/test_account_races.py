@@ -17,6 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import accounts.api
+import accounts.tenancy
 from accounts.models import Member, Role
 from accounts.services import password_change, token_for_login
 from loo_ledger.problems import Problem
@@ -115,14 +116,14 @@ def owners(club) -> None:
 def _meanwhile(monkeypatch: pytest.MonkeyPatch, **change: Any) -> None:
     """The next ``lock_club`` of the views first commits another owner's change to sam (the one
     the request's lock waited for), then locks."""
-    real = accounts.api.lock_club
+    real = accounts.tenancy.lock_club
 
     def other_owner_first(club_id: int) -> None:
         Member.objects.filter(club_id=club_id, name="sam").update(**change)
-        monkeypatch.setattr(accounts.api, "lock_club", real)
+        monkeypatch.setattr(accounts.tenancy, "lock_club", real)
         real(club_id)
 
-    monkeypatch.setattr(accounts.api, "lock_club", other_owner_first)
+    monkeypatch.setattr(accounts.tenancy, "lock_club", other_owner_first)
 
 
 def _member(name: str) -> Member:

@@ -435,3 +435,131 @@ def test_a_stored_job_stays_done_whatever_a_late_run_wrote(scorer_client,
     again = run_import(job["id"])
     assert (again.status, again.session_id) == ("done", job["session"])
     assert again.finished_at is not None and GameSession.objects.count() == 1
+
+
+@pytest.fixture
+def failed_for_want_of_dan(club):
+    """Upload the file while dan is not yet a member (the job fails); then add dan. Returns a
+    function posting the file (``?query`` given) through the client, and the file."""
+    from accounts.models import Member, Role
+    from accounts.services import member_ensure
+
+    def fail(client, capture, query: str = "") -> dict:
+        Member.objects.filter(club=club, name="dan").delete()
+        with capture(execute=True):
+            response = client.post(f"{IMPORTS}{query}", {"source": kit.session_file(3)},
+                                   format="json")
+        member_ensure(club=club, name="dan", role=Role.PLAYER)
+        job = client.get(response.json()["url"]).json()
+        assert job["status"] == "failed", job
+        return job
+
+    return fail
+
+
+def test_a_retry_is_refused_once_the_file_was_imported_since(
+        scorer_client, failed_for_want_of_dan, django_capture_on_commit_callbacks):
+    from games.imports.models import ImportJob
+    from games.models import GameSession
+
+    failed = failed_for_want_of_dan(scorer_client, django_capture_on_commit_callbacks)
+    since = post_file(scorer_client, kit.session_file(3), django_capture_on_commit_callbacks).json()
+    assert since["status"] == "done"  # a failed job does not block the same file
+    with django_capture_on_commit_callbacks(execute=True) as published:
+        response = scorer_client.post(f"{failed['url']}/retry")
+    assert response.status_code == 409 and not published
+    body = response.json()
+    assert (body["code"], body["job"], body["session"]) == ("duplicate-import", since["id"],
+                                                            since["session"])
+    assert "allow_duplicate=true" in body["detail"]
+    again = ImportJob.objects.get(pk=failed["id"])
+    assert (again.status, again.attempts, again.session_id) == ("failed", 1, None)
+    assert GameSession.objects.count() == 1  # the deals stored once
+
+
+def test_a_retry_is_refused_while_another_import_of_the_file_is_queued(
+        scorer_client, failed_for_want_of_dan, django_capture_on_commit_callbacks, club):
+    from games.imports.models import ImportJob
+
+    failed = failed_for_want_of_dan(scorer_client, django_capture_on_commit_callbacks)
+    queued = ImportJob.objects.create(club=club, source=kit.session_file(3))
+    response = scorer_client.post(f"{failed['url']}/retry")
+    assert response.status_code == 409
+    assert (response.json()["job"], response.json()["session"]) == (queued.pk, None)
+    assert "is being imported already (queued)" in response.json()["detail"]
+
+
+def test_a_retry_keeps_the_allow_duplicate_of_its_upload(
+        scorer_client, failed_for_want_of_dan, django_capture_on_commit_callbacks):
+    from games.models import GameSession
+
+    failed = failed_for_want_of_dan(scorer_client, django_capture_on_commit_callbacks,
+                                    "?allow_duplicate=true")
+    post_file(scorer_client, kit.session_file(3), django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = scorer_client.post(f"{failed['url']}/retry")
+    assert response.status_code == 202, response.content
+    retried = scorer_client.get(failed["url"]).json()
+    assert (retried["status"], retried["attempts"]) == ("done", 2)
+    assert GameSession.objects.count() == 2  # asked for twice, stored twice
+
+
+def test_a_retry_alone_with_its_file_goes_ahead(scorer_client, failed_for_want_of_dan,
+                                                django_capture_on_commit_callbacks):
+    # the job itself is no earlier import of its own file, whatever its state
+    from games.imports.models import ImportJob
+
+    failed = failed_for_want_of_dan(scorer_client, django_capture_on_commit_callbacks)
+    ImportJob.objects.filter(pk=failed["id"]).update(status=ImportJob.Status.STORING)  # died
+    with django_capture_on_commit_callbacks(execute=True):
+        response = scorer_client.post(f"{failed['url']}/retry")
+    assert response.status_code == 202, response.content
+    assert scorer_client.get(failed["url"]).json()["status"] == "done"
+
+
+def test_the_command_keeps_allow_duplicate_on_the_job(club, tmp_path):
+    from games.imports.models import ImportJob
+
+    path = tmp_path / "sat.jsonl"
+    path.write_text(kit.session_file(2))
+    call_command("import_session", str(path), "--club", "oak", "--no-progress",
+                 stdout=io.StringIO())
+    call_command("import_session", str(path), "--club", "oak", "--no-progress",
+                 "--allow-duplicate", stdout=io.StringIO())
+    assert list(ImportJob.objects.order_by("pk").values_list("allow_duplicate", flat=True)) == [
+        False, True]
+
+
+def test_a_replayed_import_answer_tells_the_job_as_it_is_now(scorer_client,
+                                                             django_capture_on_commit_callbacks):
+    body, key = {"source": kit.session_file(3)}, {"HTTP_IDEMPOTENCY_KEY": "imp-now"}
+    with django_capture_on_commit_callbacks(execute=True):  # the task runs after the commit
+        first = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert first.json()["status"] == "queued"  # (the test's own transaction delays the commit)
+    replay = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert (replay.status_code, replay["Idempotent-Replayed"], replay["Location"]) == (
+        202, "true", first["Location"])
+    job = replay.json()
+    assert (job["id"], job["status"], job["progress"]) == (first.json()["id"], "done", "3/3")
+    assert job == scorer_client.get(job["url"]).json()
+
+
+def test_a_replayed_retry_answer_tells_the_job_as_it_is_now(scorer_client,
+                                                            django_capture_on_commit_callbacks):
+    failed = post_file(scorer_client, "{}", django_capture_on_commit_callbacks).json()
+    key = {"HTTP_IDEMPOTENCY_KEY": "retry-now"}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.post(f"{failed['url']}/retry", **key).json()["status"] == "queued"
+    replay = scorer_client.post(f"{failed['url']}/retry", **key)
+    assert replay.status_code == 202 and replay["Idempotent-Replayed"] == "true"
+    assert (replay.json()["status"], replay.json()["attempts"]) == ("failed", 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_eager_mode_a_keyed_import_answers_done(scorer_client):
+    # no test transaction around the request: its commit runs the task before the answer
+    body, key = {"source": kit.session_file(3)}, {"HTTP_IDEMPOTENCY_KEY": "imp-eager"}
+    first = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert (first.status_code, first.json()["status"]) == (202, "done")
+    replay = scorer_client.post(IMPORTS, body, format="json", **key)
+    assert replay.json() == first.json() and replay["Idempotent-Replayed"] == "true"
