@@ -230,6 +230,30 @@ def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
     assert GameSession.objects.count() == 0
 
 
+@pytest.mark.parametrize("line", [1, 3])  # the header, a deal
+def test_a_lone_surrogate_in_a_line_is_that_lines_error(scorer_client, line,
+                                                       django_capture_on_commit_callbacks):
+    from games.models import GameSession
+
+    lines = [json.dumps(x) for x in kit.session_lines()]
+    lines[line - 1] = lines[line - 1][:-1] + ', "memo": "x\\ud800y"}'  # an escape json.loads takes
+    job = post_file(scorer_client, "\n".join(lines) + "\n", django_capture_on_commit_callbacks).json()
+    # (an unreadable header is reported with what it then lacks: format, seats, ...)
+    assert job["status"] == "failed" and {e["line"] for e in job["errors"]} == {line}
+    assert job["errors"][0]["message"].endswith("a string holds a lone UTF-16 surrogate (\\ud800), "
+                                                "which is not a character and cannot be stored")
+    assert GameSession.objects.count() == 0
+
+
+def test_a_lone_surrogate_in_a_json_body_is_refused_before_any_job(scorer_client):
+    from games.imports.models import ImportJob
+
+    body = json.dumps({"source": "@", "filename": "sat.jsonl"}).replace("@", "\\udfff")
+    response = scorer_client.generic("POST", IMPORTS, body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "malformed-request"
+    assert ImportJob.objects.count() == 0
+
+
 def _inserted(after: int, *raw: str) -> str:
     """The session file with raw lines inserted after line ``after`` (1-based)."""
     lines = [json.dumps(x) for x in kit.session_lines()]
