@@ -19,10 +19,8 @@ from games.imports.models import ImportJob
 from games.imports.services import import_job_create
 from games.imports.tasks import publish
 from games.services.idempotency import idempotent
-from loo_ledger.parsers import StorableJSONParser
+from loo_ledger.parsers import MAX_FILE_BYTES, StorableJSONParser
 from loo_ledger.problems import Problem
-
-MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 class JSONLinesParser(BaseParser):
