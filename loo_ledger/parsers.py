@@ -2,6 +2,7 @@
 record ever is."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework.exceptions import ParseError
@@ -9,26 +10,32 @@ from rest_framework.parsers import JSONParser
 
 #: deepest nesting accepted (a deal record inside a request is about five levels deep)
 MAX_DEPTH = 32
+#: the largest file the service takes, uploaded or as a raw body (a session file of 1,000 deals
+#: is well below it)
+MAX_FILE_BYTES = 20 * 1024 * 1024
+
+#: What no stored string may hold. NUL: PostgreSQL's text and jsonb refuse it. A UTF-16
+#: surrogate (U+D800-U+DFFF): json.loads takes one from a lone ``"\ud800"`` escape (a valid
+#: pair becomes one character), but it is no text UTF-8 can encode, so PostgreSQL refuses it and
+#: SQLite stores it only for every later read of the row to fail.
+_UNSTORABLE_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 
-def holds_nul(value: Any) -> bool:
-    """True when a NUL character stands in any string (or key) of parsed JSON, however deep."""
-    return _unstorable(value, max_depth=None) == "nul"
-
-
-def _unstorable(value: Any, max_depth: int | None = MAX_DEPTH) -> str | None:
-    """"nul" when a string (or key) holds a NUL character, "deep" when lists and objects nest
-    deeper than ``max_depth`` (None: any depth), else None. A walk with its own stack, so that
-    no depth of nesting can exhaust Python's."""
+def unstorable(value: Any, max_depth: int | None = None) -> str | None:
+    """Why parsed JSON cannot be stored, as a phrase for an error message (a string or key
+    holding a NUL character or a lone surrogate; lists and objects nested deeper than
+    ``max_depth``, None: any depth), else None. The one check of every JSON a client sends (the
+    request parser, each line of an imported file). A walk with its own stack, so that no depth
+    of nesting can exhaust Python's."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
-                return "nul"
+            if (found := _UNSTORABLE_CHARACTER.search(item)) is not None:
+                return _character_problem(found.group())
         elif isinstance(item, (dict, list)):
             if max_depth is not None and depth >= max_depth:
-                return "deep"
+                return f"nested deeper than {max_depth} levels"
             if isinstance(item, dict):
                 stack.extend((k, depth) for k in item)
                 stack.extend((v, depth + 1) for v in item.values())
@@ -37,9 +44,17 @@ def _unstorable(value: Any, max_depth: int | None = MAX_DEPTH) -> str | None:
     return None
 
 
+def _character_problem(char: str) -> str:
+    if char == "\x00":
+        return "a string holds a NUL character (\\u0000), which cannot be stored"
+    return (f"a string holds a lone UTF-16 surrogate (\\u{ord(char):04x}), which is not a "
+            "character and cannot be stored")
+
+
 class StorableJSONParser(JSONParser):
-    """JSON, refusing a NUL character (``\\u0000``) in any string: PostgreSQL cannot hold one in
-    text or jsonb, so such a body would otherwise fail at the database as a 500."""
+    """JSON the database can store: a string holding a NUL character (``\\u0000``) or a lone
+    surrogate (``\\ud800``), or nesting deeper than ``MAX_DEPTH``, is refused as malformed (a
+    400), where it would otherwise fail at the database or on every later read as a 500."""
 
     def parse(self, stream: Any, media_type: str | None = None,
               parser_context: dict[str, Any] | None = None) -> Any:
@@ -47,10 +62,6 @@ class StorableJSONParser(JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels.") from None
-        problem = _unstorable(data)
-        if problem == "nul":
-            raise ParseError("JSON parse error - a string holds a NUL character (\\u0000), "
-                             "which cannot be stored.")
-        if problem == "deep":
-            raise ParseError(f"JSON parse error - nested deeper than {MAX_DEPTH} levels.")
+        if (problem := unstorable(data, MAX_DEPTH)) is not None:
+            raise ParseError(f"JSON parse error - {problem}.")
         return data

@@ -71,7 +71,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("validation-error", 400, "Invalid request",
                     "Some fields are missing or wrong; `errors` names each field and why."),
         ProblemType("malformed-request", 400, "Malformed request body",
-                    "The body is not valid JSON (or not the declared media type)."),
+                    "The body is not valid JSON (or not the declared media type), or a string "
+                    "in it holds what no database can store: a NUL character (\\u0000) or a "
+                    "lone UTF-16 surrogate (\\ud800 to \\udfff not in a pair)."),
         ProblemType("record-error", 400, "The deal record cannot describe a real deal",
                     "Nothing was stored. `errors` names the action index, player and card of "
                     "every impossibility found (see the deal-record format)."),

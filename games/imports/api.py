@@ -18,10 +18,8 @@ from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry
 from games.services.idempotency import idempotent
-from loo_ledger.parsers import StorableJSONParser
+from loo_ledger.parsers import MAX_FILE_BYTES, StorableJSONParser
 from loo_ledger.problems import Problem
-
-MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 class JSONLinesParser(BaseParser):

@@ -38,7 +38,7 @@ from games.services.deals import MAX_DEALS, deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
 from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
-from loo_ledger.parsers import holds_nul
+from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
 
 logger = logging.getLogger(__name__)
@@ -188,9 +188,7 @@ def parse_session_file(text: str) -> SessionFile:
         except RecursionError:
             data, problem = None, "not JSON that can be read: nested too deeply"
         else:
-            problem = None if isinstance(data, dict) else "each line must be a JSON object"
-            if problem is None and holds_nul(data):  # jsonb cannot store it
-                problem = "a string holds a NUL character (\\u0000), which cannot be stored"
+            problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
         not_a_deal = isinstance(data, dict) and header is not None and (
             "purchase" in data or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and "purchase" not in data:

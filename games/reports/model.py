@@ -157,8 +157,9 @@ class SessionReport:
     deals: list[DealLine]
     through_banker: list[BankerLineOut]
     transfers: list[TransferLine]
-    chips_series: dict[str, list[int]]
+    chips_series: dict[str, list[int]]  # point 0: after the buy-ins; then after each deal
     pool_series: list[int]
+    closing_point: bool  # the series end with a point for the close (after its pool split)
     warnings: list[str]
     totals: dict[str, int]
 
@@ -168,11 +169,11 @@ class SessionReport:
 
     @property
     def chips_svg(self) -> str:
-        return chips_chart(self.chips_series)
+        return chips_chart(self.chips_series, closing=self.closing_point)
 
     @property
     def pool_svg(self) -> str:
-        return pool_chart(self.pool_series)
+        return pool_chart(self.pool_series, closing=self.closing_point)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: integers stay integers (minor units and chips); money also as text."""
@@ -263,6 +264,10 @@ def build_report(facts: SessionFacts) -> SessionReport:
     pool_now = pool_series[-1] - sum(share.values())  # a closing split empties the pool
     in_hand = {s: bought[s] + won[s] + share[s] for s in seats}
     final = facts.returned is not None
+    if final:  # the close: the pool split to the players, so the charts end as the tables do
+        for s in seats:
+            series[s].append(in_hand[s])
+        pool_series.append(pool_now)
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []
@@ -324,6 +329,6 @@ def build_report(facts: SessionFacts) -> SessionReport:
         banker=facts.banker, chip_value=facts.chip_value, currency=facts.currency,
         rules=dict(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
         end_pool_mode=facts.end_pool_mode, players=players, deals=deals, through_banker=through,
-        transfers=transfers, chips_series=series, pool_series=pool_series,
+        transfers=transfers, chips_series=series, pool_series=pool_series, closing_point=final,
         warnings=list(facts.warnings), totals=totals,
     )

@@ -24,14 +24,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.core.files.uploadedfile import UploadedFile
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.datastructures import MultiValueDict
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import Club
 from games.models import IdempotencyKey
+from loo_ledger.parsers import MAX_FILE_BYTES
 from loo_ledger.problems import Problem
 
 HEADER = "Idempotency-Key"
@@ -41,12 +44,38 @@ MAX_KEY_LENGTH = 255
 KEPT_HEADERS = ("Location",)
 
 
+class _FingerprintEncoder(DjangoJSONEncoder):
+    """JSON of a request body in which an uploaded file stands for its bytes."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, UploadedFile):
+            return upload_digest(o)
+        return super().default(o)
+
+
+def upload_digest(upload: UploadedFile) -> dict[str, Any]:
+    """An uploaded file's name, size and sha256 of its bytes (read in chunks, the file left at
+    its start for the view), so that another file under the same name is another request. A
+    file over ``MAX_FILE_BYTES`` is not read: the view refuses it, so no stored answer can be
+    its, and its size stands in."""
+    if upload.size is None or upload.size > MAX_FILE_BYTES:
+        return {"name": upload.name, "size": upload.size}
+    digest = hashlib.sha256()
+    for chunk in upload.chunks():
+        digest.update(chunk)
+    upload.seek(0)
+    return {"name": upload.name, "size": upload.size, "sha256": digest.hexdigest()}
+
+
 def request_fingerprint(request: Request) -> str:
-    """sha256 over method, path and the JSON body in canonical form."""
-    try:
-        body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder)
-    except TypeError:
-        body = repr(request.data)
+    """sha256 over method, path and the body in canonical JSON: every value of a form's field,
+    an uploaded file by its bytes (``upload_digest``). A body JSON cannot express is an error,
+    not a guess: a fingerprint that left something out would answer a changed request with the
+    first one's answer."""
+    data = request.data
+    if isinstance(data, MultiValueDict):  # a form or multipart body: each field's every value
+        data = dict(data.lists())
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), cls=_FingerprintEncoder)
     text = f"{request.method}\n{request.path}\n{body}"
     return hashlib.sha256(text.encode()).hexdigest()
 

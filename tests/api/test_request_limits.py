@@ -60,10 +60,14 @@ def test_a_pool_the_ledger_cannot_hold_is_refused(make_session, post_deal):
     assert Deal.objects.filter(session=session).count() == 1
 
 
-def test_a_nul_is_found_at_any_depth():
-    from loo_ledger.parsers import holds_nul
+def test_unstorable_text_is_found_at_any_depth():
+    from loo_ledger.parsers import unstorable
 
-    deep = "\x00"
+    nul, lone = "\x00", "\ud800"
     for _ in range(100):
-        deep = [deep]
-    assert holds_nul(deep) and holds_nul({"a": {"b\x00": 1}}) and not holds_nul([[["x"]]] * 3)
+        nul, lone = [nul], {"k": lone}
+    assert "NUL" in unstorable(nul) and "surrogate (\\ud800)" in unstorable(lone)
+    assert "surrogate (\\udfff)" in unstorable({"a": {"b\udfff": 1}})
+    assert "NUL" in unstorable({"a": {"b\x00": 1}})
+    assert unstorable([[["x", "\U0001f0cf"]]] * 3) is None  # a pair is one character, stored
+    assert unstorable([[[]]], max_depth=2) == "nested deeper than 2 levels"

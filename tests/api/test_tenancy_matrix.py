@@ -199,7 +199,8 @@ def test_a_viewer_reads_everything_of_the_club(route, method, level, world, view
 
 WRITES = cases(lambda r, m, lv: m in UNSAFE and (r, m) != ("api/v1/auth/token/", "delete"))  # bodyless
 IGNORES_BODY = {CLUB + "imports/<int:job_id>/retry", CLUB + "members/<slug:name>/user/"}  # actions that never read a body
-MALFORMED = ["{", '{"seats": [', "nul", "\x00\x01", "[1,]", '{"a": 1} trailing']
+MALFORMED = ["{", '{"seats": [', "nul", "\x00\x01", "[1,]", '{"a": 1} trailing',
+             '{"a": "\\u0000"}', '{"a": "\\ud800"}']  # text no database can store
 ILL_TYPED = [None, [], 0, -1, "x", True, [{}], {"": None},
              {"date": 5, "seats": "ann", "rules": [], "first_dealer": 3, "chip_value": "many"},
              {"number": "one", "record": [], "reason": {}, "chips": -3, "player": ["ann"]},

@@ -71,8 +71,11 @@ def test_report_json_matches_hand_totals(closed_session, viewer_client):
     totals = report["totals"]
     assert totals["deals"] == 53
     assert totals["chips_bought"] == totals["chips_returned"] == 340
-    # the closing split emptied the pool of 9: every chip is in a hand
-    assert report["pool_series"][-1] == 9 and report["pool_now"] == 0
+    # the closing split emptied the pool of 9: every chip is in a hand; the series end with
+    # that close, after the last deal, so the charts end where this table does
+    assert report["pool_series"][-2:] == [9, 0] and report["pool_now"] == 0
+    assert report["closing_point"] is True and len(report["pool_series"]) == 53 + 2
+    assert {s: v[-1] for s, v in report["chips_series"].items()} == kit.EXPECTED["returned"]
     assert sum(p["chips_now"] for p in report["players"]) == 340
     assert totals["loos_paid"] == kit.EXPECTED["loos_paid"]
     assert totals["penalties_paid"] == kit.EXPECTED["penalties_paid"]
@@ -87,7 +90,7 @@ def test_report_json_matches_hand_totals(closed_session, viewer_client):
     revoke = deals[21]["violations"][0]
     assert (revoke["player"], revoke["rule"], revoke["trick"], revoke["card"]) == ("cat", "revoke", 1, "5H")
     assert "9S" in revoke["evidence"]
-    assert report["pool_series"][:4] == [0, 9, 0, 9] and report["pool_series"][-1] == 9
+    assert report["pool_series"][:4] == [0, 9, 0, 9] and report["pool_series"][-2] == 9
     assert report["chips_series"]["ann"][:3] == [20, 14, 14]
     cat_pays = {b["player"]: b for b in report["through_banker"]}["cat"]
     assert cat_pays["banker_pays"] == 27 * 25 - 3000  # buy-back 6.75 less 30.00 owed
@@ -318,6 +321,9 @@ def test_report_html_page(closed_session, client, member_for):
     html = page.content.decode()
     assert 'data-result="-3025"' in html and "-30.25" in html
     assert 'id="chips-chart"' in html and 'id="pool-chart"' in html
+    # the charts' legends end with the close, as the players table does: no pool left
+    assert all(f"{s} ({n})</text>" in html for s, n in kit.EXPECTED["returned"].items())
+    assert "pool (0)</text>" in html
     assert "<script" not in html
     assert "Club <b>Oak Card Club</b>" in html
     total = html[html.index('<tr id="players-total">'):html.index("</tfoot>")]

@@ -1,6 +1,7 @@
 """Bulk import of a session file, eagerly (the Celery task runs in-process after commit)."""
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 
@@ -208,6 +209,48 @@ def test_import_with_idempotency_key_makes_one_job(scorer_client, django_capture
     assert again.json()["id"] == first.json()["id"] and ImportJob.objects.count() == 1
 
 
+def upload(text: str, name: str = "sat.jsonl") -> io.BytesIO:
+    """A file for a multipart POST."""
+    file = io.BytesIO(text.encode())
+    file.name = name
+    return file
+
+
+def test_a_key_reused_with_another_uploaded_file_is_a_422(scorer_client,
+                                                         django_capture_on_commit_callbacks):
+    from games.imports.models import ImportJob
+
+    url = f"{IMPORTS}?allow_duplicate=true"
+    with django_capture_on_commit_callbacks(execute=True):
+        first = scorer_client.post(url, {"file": upload(kit.session_file(3))}, format="multipart",
+                                   HTTP_IDEMPOTENCY_KEY="k1")
+        again = scorer_client.post(url, {"file": upload(kit.session_file(3))}, format="multipart",
+                                   HTTP_IDEMPOTENCY_KEY="k1")
+    assert first.status_code == again.status_code == 202, again.content
+    assert again["Idempotent-Replayed"] == "true" and again.json()["id"] == first.json()["id"]
+    # another file under the same name: not the first answer again, the key's misuse
+    other = scorer_client.post(url, {"file": upload(kit.session_file(4))}, format="multipart",
+                               HTTP_IDEMPOTENCY_KEY="k1")
+    assert other.status_code == 422 and other.json()["code"] == "unprocessable"
+    assert ImportJob.objects.count() == 1
+    # the file hashed for the key is still read whole by the import
+    assert scorer_client.get(first.json()["url"]).json()["total"] == 3
+
+
+def test_an_upload_over_the_limit_is_not_read_for_the_key(monkeypatch):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.services import idempotency
+
+    monkeypatch.setattr(idempotency, "MAX_FILE_BYTES", 10)
+    big = SimpleUploadedFile("big.jsonl", b"x" * 11)
+    monkeypatch.setattr(big, "chunks", lambda *a, **k: pytest.fail("read"))
+    assert idempotency.upload_digest(big) == {"name": "big.jsonl", "size": 11}
+    small = SimpleUploadedFile("small.jsonl", b"x" * 10)
+    assert idempotency.upload_digest(small)["sha256"] == hashlib.sha256(b"x" * 10).hexdigest()
+    assert small.read() == b"x" * 10  # left at its start for the view
+
+
 def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
                                                              django_capture_on_commit_callbacks):
     from games.imports.models import ImportJob
@@ -228,6 +271,30 @@ def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
     assert job["errors"][0]["message"] == \
         "a string holds a NUL character (\\u0000), which cannot be stored"
     assert GameSession.objects.count() == 0
+
+
+@pytest.mark.parametrize("line", [1, 3])  # the header, a deal
+def test_a_lone_surrogate_in_a_line_is_that_lines_error(scorer_client, line,
+                                                       django_capture_on_commit_callbacks):
+    from games.models import GameSession
+
+    lines = [json.dumps(x) for x in kit.session_lines()]
+    lines[line - 1] = lines[line - 1][:-1] + ', "memo": "x\\ud800y"}'  # an escape json.loads takes
+    job = post_file(scorer_client, "\n".join(lines) + "\n", django_capture_on_commit_callbacks).json()
+    # (an unreadable header is reported with what it then lacks: format, seats, ...)
+    assert job["status"] == "failed" and {e["line"] for e in job["errors"]} == {line}
+    assert job["errors"][0]["message"].endswith("a string holds a lone UTF-16 surrogate (\\ud800), "
+                                                "which is not a character and cannot be stored")
+    assert GameSession.objects.count() == 0
+
+
+def test_a_lone_surrogate_in_a_json_body_is_refused_before_any_job(scorer_client):
+    from games.imports.models import ImportJob
+
+    body = json.dumps({"source": "@", "filename": "sat.jsonl"}).replace("@", "\\udfff")
+    response = scorer_client.generic("POST", IMPORTS, body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "malformed-request"
+    assert ImportJob.objects.count() == 0
 
 
 def _inserted(after: int, *raw: str) -> str:

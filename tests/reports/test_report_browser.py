@@ -51,9 +51,17 @@ def test_report_page_shows_numbers_and_charts(live_server, club, member_for, set
             assert page.locator("#deals tbody tr").count() == 53
             chips = page.locator("#chips-chart polyline")
             assert chips.count() == 4
-            assert page.locator('#chips-chart polyline[data-series="bob"]').get_attribute(
-                "data-values").split(",")[-1] == str(20 + kit.EXPECTED["won"]["bob"])
+            # the last deal, then the close (the pool split): the chart ends where the table does
+            bob = page.locator('#chips-chart polyline[data-series="bob"]').get_attribute(
+                "data-values").split(",")
+            assert bob[-2:] == [str(20 + kit.EXPECTED["won"]["bob"]),
+                                str(kit.EXPECTED["returned"]["bob"])]
+            assert page.locator("#chips-chart").get_attribute("data-last-point") == "close"
+            assert f'bob ({kit.EXPECTED["returned"]["bob"]})' in page.locator(
+                "#chips-chart").inner_html()
             assert page.locator("#pool-chart polyline").count() == 1
+            assert page.locator("#pool-chart polyline").get_attribute(
+                "data-values").split(",")[-1] == "0"
             box = page.locator("#chips-chart").bounding_box()
             assert box is not None and box["width"] > 300 and box["height"] > 100  # drawn
             page.screenshot(path=str(SCREENSHOTS / "session-report.png"), full_page=True)

@@ -61,8 +61,19 @@ def test_players_and_money():
     # through the banker: cat owed 2.00 for chips and gets 2.70 for 27 chips back
     assert {b.player: b.banker_pays for b in r.through_banker} == {"ann": 150, "bob": 180, "cat": 70}
     assert r.totals["loos_paid"] == 9 and r.totals["corrected_deals"] == 1
-    assert r.chips_series == {"ann": [20, 24, 24], "bob": [20, 23, 17], "cat": [20, 17, 26]}
-    assert r.pool_series == [0, 6, 3]
+    # after the two deals, a last point for the close: the pool of 3 split one each
+    assert r.chips_series == {"ann": [20, 24, 24, 25], "bob": [20, 23, 17, 18],
+                              "cat": [20, 17, 26, 27]}
+    assert r.pool_series == [0, 6, 3, 0] and r.closing_point
+
+
+def test_the_charts_end_where_the_tables_do():
+    r = build_report(facts())
+    assert {s: v[-1] for s, v in r.chips_series.items()} == {
+        p.name: p.returned_chips for p in r.players}
+    assert r.pool_series[-1] == r.pool_now == 0
+    svg = r.chips_svg + r.pool_svg
+    assert "ann (25)" in svg and "pool (0)" in svg and 'data-last-point="close"' in svg
 
 
 def test_renderers_agree():
@@ -84,6 +95,10 @@ def test_open_session_has_no_settlement():
     r = build_report(facts(status="open", returned=None, end_pool_shares={}))
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
+    # no close yet: the series end with the last deal, as the table's chips in hand do
+    assert not r.closing_point and r.pool_series == [0, 6, 3]
+    assert {s: v[-1] for s, v in r.chips_series.items()} == {"ann": 24, "bob": 17, "cat": 26}
+    assert "close" not in r.chips_svg + r.pool_svg
 
 
 def test_unbalanced_buyback_refused():
@@ -97,6 +112,6 @@ def test_html_and_pdf_from_one_model():
     r = build_report(facts())
     html = report_html(r)
     assert 'data-result="-50"' in html and "-0.50" in html
-    assert 'data-series="cat" data-values="20,17,26"' in html
+    assert 'data-series="cat" data-values="20,17,26,27"' in html
     assert "held 5H when TH was led" in html and "<script" not in html
     assert report_pdf(r).startswith(b"%PDF")

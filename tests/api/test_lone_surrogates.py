@@ -1,0 +1,83 @@
+"""A lone UTF-16 surrogate (``"\\ud800"`` in JSON) is no text any database can store: every body
+holding one is refused as malformed, so nothing is stored that a later read could not answer.
+
+json.loads accepts such an escape and gives a str no UTF-8 can encode: PostgreSQL refuses it at
+the insert (a 500), SQLite stores it and every later read of the row fails (a 500 for good).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games.models import Deal, DealRevision, GameSession, LedgerEntry
+
+from .conftest import DEAL1, deals_url, problem, session_url
+
+pytestmark = pytest.mark.django_db
+
+LONE = ["\\ud800", "\\udfff", "x\\udbffy"]  # a high, a low, a high one inside other text
+
+
+def raw(client, url: str, text: str):
+    """POST ``text`` as it is: the test client's own JSON encoder cannot write a lone surrogate."""
+    return client.generic("POST", url, text, content_type="application/json")
+
+
+def deal_body(escape: str) -> str:
+    return json.dumps({"number": 1, "record": {**DEAL1, "memo": "@"}}).replace("@", escape)
+
+
+def assert_refused(response) -> dict:
+    body = problem(response, 400)
+    assert body["code"] == "malformed-request" and "surrogate" in body["detail"], body
+    return body
+
+
+@pytest.mark.parametrize("escape", LONE)
+def test_a_deal_with_a_lone_surrogate_is_refused_and_not_stored(oak_session, scorer_client,
+                                                               viewer_client, escape):
+    entries = LedgerEntry.objects.count()
+    body = assert_refused(raw(scorer_client, deals_url(oak_session), deal_body(escape)))
+    assert "\\u" in body["detail"]  # names the code point found
+    assert not Deal.objects.exists() and LedgerEntry.objects.count() == entries
+    assert viewer_client.get(deals_url(oak_session)).status_code == 200
+
+
+def test_a_lone_surrogate_in_a_key_is_refused(oak_session, scorer_client):
+    text = json.dumps({"number": 1, "record": {**DEAL1, "@": 1}}).replace("@", "\\udc00")
+    assert_refused(raw(scorer_client, deals_url(oak_session), text))
+    assert not Deal.objects.exists()
+
+
+def test_a_surrogate_pair_is_one_character_and_accepted(oak_session, scorer_client, viewer_client):
+    response = raw(scorer_client, deals_url(oak_session), deal_body("\\ud83c\\udccf"))  # a joker
+    assert response.status_code == 201, response.content
+    listed = viewer_client.get(deals_url(oak_session)).json()["results"][0]
+    assert listed["record"]["memo"] == "\U0001f0cf"
+
+
+def test_a_correction_with_a_lone_surrogate_is_refused(played, scorer_client, viewer_client):
+    text = json.dumps({"record": {**DEAL1, "memo": "@"}, "reason": "slip"}).replace("@", "\\ud800")
+    assert_refused(raw(scorer_client, f"{deals_url(played)}1/corrections", text))
+    assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 1
+    assert viewer_client.get(f"{deals_url(played)}1/").status_code == 200
+
+
+def test_a_lone_surrogate_in_a_close_reason_is_refused(played, scorer_client):
+    assert_refused(raw(scorer_client, session_url(played, "close"), '{"reason": "home\\ud800"}'))
+    played.refresh_from_db()
+    assert played.status != GameSession.Status.CLOSED
+
+
+def test_a_lone_surrogate_in_a_rules_key_is_refused(club, scorer_client):
+    text = json.dumps({"date": "2026-11-28", "seats": ["ann", "bob", "cat"], "first_dealer": "cat",
+                       "rules": {"preset": "three-card", "@": True}}).replace("@", "\\ud800")
+    assert_refused(raw(scorer_client, "/api/v1/clubs/oak/sessions/", text))
+    assert not GameSession.objects.exists()
+
+
+def test_a_dry_run_with_a_lone_surrogate_is_refused(scorer_client):
+    text = json.dumps({"rules": {"preset": "three-card"}, "record": {
+        **DEAL1, "seats": ["ann", "bob", "cat"], "memo": "@"}}).replace("@", "\\ud800")
+    assert_refused(raw(scorer_client, "/api/v1/replay", text))
