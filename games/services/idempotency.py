@@ -68,7 +68,8 @@ def upload_digest(upload: UploadedFile) -> dict[str, Any]:
 
 
 def request_fingerprint(request: Request) -> str:
-    """sha256 over method, path and the body in canonical JSON: every value of a form's field,
+    """sha256 over method, path, query (its parameters sorted; it may change what is done, as
+    ``?allow_duplicate=true`` does) and the body in canonical JSON: every value of a form's field,
     an uploaded file by its bytes (``upload_digest``). A body JSON cannot express is an error,
     not a guess: a fingerprint that left something out would answer a changed request with the
     first one's answer."""
@@ -77,6 +78,8 @@ def request_fingerprint(request: Request) -> str:
         data = dict(data.lists())
     body = json.dumps(data, sort_keys=True, separators=(",", ":"), cls=_FingerprintEncoder)
     text = f"{request.method}\n{request.path}\n{body}"
+    if request.query_params:  # (appended only when there is one: keys stored before still match)
+        text += "\n" + json.dumps(sorted(request.query_params.lists()), separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -237,6 +237,22 @@ def test_a_key_reused_with_another_uploaded_file_is_a_422(scorer_client,
     assert scorer_client.get(first.json()["url"]).json()["total"] == 3
 
 
+def test_a_key_reused_with_another_query_is_a_422(scorer_client,
+                                                 django_capture_on_commit_callbacks):
+    # ?allow_duplicate=true changes what the request does, so it is part of the request
+    from games.imports.models import ImportJob
+
+    body = {"source": kit.session_file(3)}
+    with django_capture_on_commit_callbacks(execute=True):
+        first = scorer_client.post(IMPORTS, body, format="json", HTTP_IDEMPOTENCY_KEY="q1")
+        same = scorer_client.post(IMPORTS, body, format="json", HTTP_IDEMPOTENCY_KEY="q1")
+    assert first.status_code == same.status_code == 202 and same["Idempotent-Replayed"] == "true"
+    forced = scorer_client.post(f"{IMPORTS}?allow_duplicate=true", body, format="json",
+                                HTTP_IDEMPOTENCY_KEY="q1")
+    assert forced.status_code == 422 and forced.json()["code"] == "unprocessable"
+    assert ImportJob.objects.count() == 1
+
+
 def test_an_upload_over_the_limit_is_not_read_for_the_key(monkeypatch):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
