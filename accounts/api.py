@@ -140,6 +140,11 @@ class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
         assert self.club is not None
         return self.club
 
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():  # an owner demoted while this waited renames nothing
+            lock_club_and_recheck(self, request)
+            return super().update(request, *args, **kwargs)
+
 
 @extend_schema(tags=["clubs"])
 class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView):
@@ -152,9 +157,13 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user")).order_by("name")
 
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():  # an owner demoted while this waited adds nobody
+            lock_club_and_recheck(self, request)
+            return super().create(request, *args, **kwargs)
+
     def perform_create(self, serializer: MemberSerializer) -> None:
-        with transaction.atomic():
-            serializer.save(club=self.club)
+        serializer.save(club=self.club)
 
 
 @extend_schema(tags=["clubs"])

@@ -155,6 +155,24 @@ def test_a_scorer_demoted_while_queued_opens_no_session(club, scorer_client, mon
     assert not GameSession.objects.exists()
 
 
+def test_an_owner_demoted_while_queued_adds_no_member_and_renames_nothing(club, owner_client,
+                                                                         monkeypatch):
+    from accounts.models import Club
+
+    _club_meanwhile(monkeypatch, who="olga", role=Role.SCORER)
+    refused = problem(owner_client.post("/api/v1/clubs/oak/members/",
+                                        {"name": "newcomer", "role": "player"}, format="json"), 403)
+    assert (refused["code"], refused["detail"]) == ("permission-denied", OWNERS_ONLY)
+    assert not Member.objects.filter(club=club, name="newcomer").exists()
+    Member.objects.filter(club=club, name="olga").update(role=Role.OWNER)
+    name = Club.objects.get(pk=club.pk).name
+    _club_meanwhile(monkeypatch, who="olga", role=Role.SCORER)
+    refused = problem(owner_client.patch("/api/v1/clubs/oak/", {"name": "Renamed"},
+                                         format="json"), 403)
+    assert refused["code"] == "permission-denied"
+    assert Club.objects.get(pk=club.pk).name == name
+
+
 def test_a_scorer_demoted_while_queued_queues_no_import(club, scorer_client, monkeypatch,
                                                         django_capture_on_commit_callbacks):
     _club_meanwhile(monkeypatch, role=Role.PLAYER)
