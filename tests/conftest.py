@@ -33,6 +33,18 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture
+def eager_celery():
+    """Tasks run in-process even when CELERY_BROKER_URL points at a real broker (the
+    real-worker tests are tests/test_worker_imports.py)."""
+    from loo_ledger.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Every test starts with no rate-limit counts (the cache may be a shared Redis)."""

@@ -184,7 +184,8 @@ def test_a_scorer_demoted_while_queued_queues_no_import(club, scorer_client, mon
 
 
 def test_a_scorer_demoted_while_queued_retries_no_import(club, scorer_client, monkeypatch,
-                                                         django_capture_on_commit_callbacks):
+                                                         django_capture_on_commit_callbacks,
+                                                         eager_celery):
     with django_capture_on_commit_callbacks(execute=True):
         job = scorer_client.post(IMPORTS, {"source": "{}"}, format="json").json()
     assert scorer_client.get(job["url"]).json()["status"] == "failed"

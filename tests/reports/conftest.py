@@ -36,15 +36,8 @@ def record_hand_session(club, user=None, *, n_deals: int = kit.N_DEALS, correct:
 
 
 @pytest.fixture(autouse=True)
-def eager_celery():
-    """These tests run tasks in-process even when CELERY_BROKER_URL points at a real broker
-    (the real-worker tests are tests/test_worker_imports.py)."""
-    from loo_ledger.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
+def _every_task_eager(eager_celery):
+    """Every report and import test here runs its tasks in-process."""
 
 
 @pytest.fixture(autouse=True)
