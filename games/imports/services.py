@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import Club, Member, lock_club
+from accounts.models import RECORDING_ROLES, Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import GameSession
 from games.selectors import NextDeal
@@ -407,6 +407,22 @@ def _stored(job: ImportJob) -> ImportJob:
     return job
 
 
+def _uploader_may_still_record(job: ImportJob) -> None:
+    """The last step of the store's transaction: the uploader must still be a member who may
+    record (a scorer demoted, or a login unlinked or switched off, since the upload stores
+    nothing). Their member row is locked, the last lock of the order in accounts.tenancy, so a
+    change still being committed is waited for and a later one comes after this store. A job
+    made from the shell (``manage.py import_session``, no uploader) is the operator's."""
+    if job.created_by_id is None:
+        return
+    member = (Member.objects.select_for_update().select_related("user")
+              .filter(club_id=job.club_id, user_id=job.created_by_id).first())
+    if member is None or member.role not in RECORDING_ROLES or not member.user.is_active:
+        who = member.user.get_username() if member else "the uploader"
+        raise ImportRefused([], detail=f"{who} may no longer record in this club (the role "
+                                       "changed after the upload); nothing was stored")
+
+
 def _set(job_id: int, **fields: Any) -> None:
     ImportJob.objects.filter(pk=job_id).update(**fields)
 
@@ -441,6 +457,7 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
             if locked.session_id is not None:  # stored meanwhile by another run
                 return _stored(locked)
             session = store_session_file(job.club, sf, job.created_by, progress, hold)
+            _uploader_may_still_record(job)
             locked.session = session
             locked.status = ImportJob.Status.DONE
             locked.done = locked.total = sf.deals

@@ -646,3 +646,33 @@ def test_in_eager_mode_a_keyed_import_answers_done(scorer_client):
     assert (first.status_code, first.json()["status"]) == (202, "done")
     replay = scorer_client.post(IMPORTS, body, format="json", **key)
     assert replay.json() == first.json() and replay["Idempotent-Replayed"] == "true"
+
+
+@pytest.mark.parametrize("change", [{"role": "viewer"}, {"user": None}])
+def test_an_upload_whose_scorer_lost_the_role_before_the_store_stores_nothing(
+        scorer_client, django_capture_on_commit_callbacks, change):
+    # the worker stores after the upload was accepted: the uploader must still be allowed then
+    from accounts.models import Member
+    from games.imports.models import ImportJob
+    from games.imports.services import run_import
+    from games.models import GameSession
+
+    with django_capture_on_commit_callbacks(execute=False):
+        job = scorer_client.post(IMPORTS, {"source": kit.session_file(3)}, format="json").json()
+    Member.objects.filter(club__slug="oak", name="sam").update(**change)
+    done = run_import(job["id"])
+    assert done.status == ImportJob.Status.FAILED and done.session_id is None
+    assert "may no longer record in this club" in done.detail and "nothing was stored" in done.detail
+    assert not GameSession.objects.exists()
+
+
+def test_an_upload_from_the_shell_is_the_operators(club, tmp_path):
+    # manage.py import_session has no uploader: the operator's import is not role-checked
+    from games.imports.models import ImportJob
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(kit.session_file(3))
+    call_command("import_session", str(path), "--club", "oak", stdout=io.StringIO(),
+                 stderr=io.StringIO())
+    job = ImportJob.objects.get()
+    assert job.created_by is None and job.status == ImportJob.Status.DONE
