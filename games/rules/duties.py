@@ -55,11 +55,12 @@ class Duties:
             return self._pam
         return self._trump * 13 + ACE - 2  # type: ignore[operator]
 
-    def _lead_ace(self) -> int:
-        """The trump a leader must lead under ``lead_trump_ace``: the ace, or the king when the
-        ace is the turn-up card."""
+    def _lead_ace(self, hand: list[int]) -> int:
+        """The trump a leader holding ``hand`` must lead under ``lead_trump_ace``: the ace, or
+        the king when the ace is the turn-up card (and not in this hand: at five-card a
+        standing dealer takes the turn-up, and then leads the ace like anyone holding it)."""
         ace = self._trump * 13 + ACE - 2  # type: ignore[operator]
-        return ace - 1 if ace == self.turnup else ace
+        return ace - 1 if ace == self.turnup and ace not in hand else ace
 
     def _judge_lead(self, c: int, hand: list[int]) -> tuple[str, str] | None:
         trump = self._trump
@@ -82,7 +83,7 @@ class Duties:
         key = self._key
         if es[c] == trump:
             if r.lead_trump_ace:
-                ace = self._lead_ace()
+                ace = self._lead_ace(hand)
                 if ace in hand and c != ace:
                     return ("failed-to-lead-trump-ace", f"led {NAME[c]} holding {NAME[ace]}")
             if r.lead_highest_trump:

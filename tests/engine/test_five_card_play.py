@@ -9,7 +9,7 @@ import pytest
 
 from games.rules import replay
 from tests.engine.dealkit import assert_conserved, assert_settled, parse_actions, play, record
-from tests.engine.outcome import FIVE, clean, offended, replayed
+from tests.engine.outcome import FIVE, clean, offended, play_own_turnup, replayed
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL
 from tests.engine.test_five_card_pam import PAM_LED, PAM_LED_OFFENCE, PAM_LED_WINNERS
 
@@ -52,6 +52,33 @@ def test_lead_trump_every_trick_makes_the_later_plain_leads_offences():
         LEAD_WINNERS, ("ann", "failed-to-lead-trump", 2, "AH", "full-loo"),
         {"bob": 4}, 11, {"ann": -5, "bob": 4, "dan": -5},
         more=(("ann", "failed-to-lead-trump", 3, "3D", "full-loo"),))
+
+
+# dan deals, turns up AS and stands: he takes it (discarding 2D, drawing nothing) and so holds
+# the ace of trumps. ann 9S 2S AH KH QH | dan TS 3S AS KD QD.
+DEALER_TAKES_THE_ACE = """
+    ann stand; bob pass; cat pass; dan stand
+    dan exchange 2D >
+    ann 9S; dan TS
+    dan 3S; ann 2S
+    dan AS; ann AH
+    dan KD; ann KH
+    dan QD; ann QH
+"""
+
+
+def test_the_dealer_who_took_the_turned_up_ace_must_lead_it():
+    # lead_trump_ace: "the ace of trumps, or the king when the ace is the turn-up card". The
+    # dealer took that ace, so he holds it: leading 3S with it at trick 2 is the offence. P = 10
+    # + 5 = 15; dan's five tricks' 15 stay in the pool; dan is looed 5 (in place of nothing
+    # else), ann (no trick) 5: pool 15 + 10 = 25; dan -5 ante -5, ann -5.
+    rules = {**FIVE, "lead_trump": "every-trick", "lead_trump_ace": True}
+    v = play_own_turnup(record("ann bob cat dan", "dan", turnup="AS", pool=10, rules=rules,
+                               actions=DEALER_TAKES_THE_ACE))
+    assert [(x["player"], x["rule"], x["trick"], x["card"]) for x in v["violations"]] == [
+        ("dan", "failed-to-lead-trump-ace", 2, "3S")]
+    assert_settled(v, payouts={}, loos={"dan": 5, "ann": 5}, pool_after=25,
+                   deltas={"ann": -5, "dan": -10})
 
 
 # ann 9H 2D 3D 4C 5C (no trump) | bob KH 3H 6D 7C 8C: bob plays under the 9H holding KH.

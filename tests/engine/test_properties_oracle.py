@@ -86,7 +86,11 @@ def check_tricks(rules: RuleSet, record: dict, verdict: dict) -> None:
             if rules.lead_highest_trump and len(leader_trumps) > 1:
                 assert lead == leader_trumps[-1], f"trick {k + 1}: highest trump not led"
         if duties and rules.lead_trump_ace:
-            ace = ("K" if record.get("turnup") == "A" + trumps else "A") + trumps
+            # the ace; the king when the ace is the turn-up, unless the leader holds it (the
+            # five-card dealer who took it)
+            ace = "A" + trumps
+            if record.get("turnup") == ace and ace not in held[trick["leader"]]:
+                ace = "K" + trumps
             assert ace not in held[trick["leader"]] or lead == ace, \
                 f"trick {k + 1}: {ace} not led"
         best = power(lead, led, trumps, pam)
