@@ -109,5 +109,10 @@ class Member(models.Model):
 
 
 def lock_club(club_id: int) -> None:
-    """Hold the club's row until the transaction ends (serialises changes to its owners)."""
-    Club.objects.select_for_update().filter(pk=club_id).first()
+    """Hold the club's row until the transaction ends (serialises changes to its owners).
+
+    ``FOR NO KEY UPDATE`` on PostgreSQL: it excludes every other club lock, but not the
+    ``FOR KEY SHARE`` a foreign-key check takes on the club row when a row pointing at it (a new
+    session, an import's) is committed. A full ``FOR UPDATE`` would make an import storing a
+    session and a retry of that import wait for each other in a circle (a deadlock)."""
+    Club.objects.select_for_update(no_key=True).filter(pk=club_id).first()

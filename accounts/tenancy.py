@@ -22,7 +22,11 @@ lock through :func:`lock_club_and_recheck`; under a session's lock through the s
 Locks are taken in one order, so that no two transactions wait for each other in a circle: the
 club's row (member changes, new sessions, imports and their retries), an import job's row, a
 session's row (every write to a session), then the caller's member row (the recheck under a
-session's lock).
+session's lock; an import's uploader, last in its store). The club's lock is ``FOR NO KEY
+UPDATE`` (``accounts.models.lock_club``), so the key-share lock a commit takes on the club row
+for a new row pointing at it (an import's new session) does not wait for it: the worker storing
+an import holds its job's row and commits such a row, while a retry of that job holds the club's
+lock and waits for the job's row.
 """
 from __future__ import annotations
 

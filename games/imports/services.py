@@ -415,7 +415,9 @@ def _uploader_may_still_record(job: ImportJob) -> None:
     made from the shell (``manage.py import_session``, no uploader) is the operator's."""
     if job.created_by_id is None:
         return
-    member = (Member.objects.select_for_update().select_related("user")
+    # the member's row alone: a lock on the login's row would wait for any other write of the
+    # uploader's (its rows point at the login) while holding the job's row (a deadlock)
+    member = (Member.objects.select_for_update(of=("self",)).select_related("user")
               .filter(club_id=job.club_id, user_id=job.created_by_id).first())
     if member is None or member.role not in RECORDING_ROLES or not member.user.is_active:
         who = member.user.get_username() if member else "the uploader"

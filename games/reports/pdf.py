@@ -48,8 +48,11 @@ class PdfKey:
     session_id: int | str
     fingerprint: str
 
-    def __post_init__(self) -> None:  # it names files: nothing but a fingerprint may get in
-        if not re.fullmatch(_FINGERPRINT, self.fingerprint):
+    def __post_init__(self) -> None:  # it names files, from values a broker message may carry:
+        # nothing but a session id and a fingerprint may get in
+        if not re.fullmatch(r"[A-Za-z0-9_]+", str(self.session_id)):
+            raise ValueError(f"not a session id: {self.session_id!r}")
+        if not re.fullmatch(_FINGERPRINT, str(self.fingerprint)):
             raise ValueError(f"not a report fingerprint: {self.fingerprint!r}")
 
     def file(self, suffix: str) -> Path:

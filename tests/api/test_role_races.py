@@ -294,3 +294,42 @@ def test_a_demotion_being_committed_is_waited_for(oak_session, api_client_for):
     answer = _race(oak_session, api_client_for("scorer"), _demote_sam, lambda: None)
     assert problem(answer, 403)["detail"] == SCORERS_ONLY
     assert not DealRevision.objects.filter(deal__session=oak_session).exists()
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_retry_while_the_worker_stores_waits_and_is_told_it_is_stored(club, api_client_for,
+                                                                        member_for, monkeypatch):
+    # The worker holds the job's row while it stores; its new session points at the club, so
+    # its commit takes a key-share lock on the club's row. A retry holds the club's lock and
+    # waits for the job's row: the club lock must not exclude that key share (a deadlock, one
+    # of the two aborted, before lock_club took FOR NO KEY UPDATE).
+    import games.imports.services as imports
+
+    job = ImportJob.objects.create(club=club, created_by=member_for("scorer").user,
+                                   source=kit.session_file(2))
+    storing, go_on = threading.Event(), threading.Event()
+    real_store = imports.store_session_file
+
+    def slow_store(*args: Any, **kwargs: Any) -> Any:
+        session = real_store(*args, **kwargs)
+        storing.set()
+        assert go_on.wait(30)
+        return session
+
+    monkeypatch.setattr(imports, "store_session_file", slow_store)
+    ran: list[Any] = []
+    worker = _in_thread(lambda: imports.run_import(job.pk), ran)
+    assert storing.wait(30)
+    answers: list[Any] = []
+    retry = _in_thread(lambda: api_client_for("scorer").post(
+        f"/api/v1/clubs/oak/imports/{job.pk}/retry"), answers)
+    try:
+        _wait_until_blocked_on_a_lock()
+    finally:
+        go_on.set()
+        worker.join(30)
+        retry.join(30)
+    assert ran[0].status == ImportJob.Status.DONE, ran
+    assert answers[0].status_code == 409, answers[0].content
+    assert GameSession.objects.count() == 1

@@ -307,11 +307,14 @@ def test_report_pdf_in_eager_mode_when_the_report_changed_meanwhile(hand_session
     assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
 
 
-def test_render_pdf_takes_nothing_but_a_fingerprint_for_a_file_name(closed_session):
+def test_render_pdf_takes_nothing_but_a_fingerprint_for_a_file_name(closed_session, settings):
     from games.tasks import render_pdf
 
     with pytest.raises(ValueError, match="not a report fingerprint"):
         render_pdf(closed_session.pk, "../../../../etc/cron.d/x")
+    with pytest.raises(ValueError, match="not a session id"):  # nor a session id but an id
+        render_pdf("../../../victim/x", "0123456789abcdef0123")
+    assert not (settings.MEDIA_ROOT / "victim").exists()
 
 
 def test_report_html_page(closed_session, client, member_for):
