@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
 from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
+from games.imports.export import session_file_text
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
 from games.reports.gather import session_report
@@ -39,6 +40,13 @@ class CSVRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):  # type: ignore[override]
         return data if isinstance(data, (str, bytes)) else ""
+
+
+class JSONLinesRenderer(CSVRenderer):
+    """The session file as written by ``games.imports.export`` (text already)."""
+
+    media_type = "application/jsonl"
+    format = "jsonl"
 
 
 class PDFRenderer(BaseRenderer):
@@ -163,6 +171,19 @@ class SessionReportView(SessionScopedMixin, DownloadView):
                                 headers={"Retry-After": "2"})
         return FileResponse(rendered, content_type="application/pdf", as_attachment=True,
                             filename=_file_name(session, "report", report, "pdf"))
+
+
+class SessionFileView(SessionScopedMixin, DownloadView):
+    """GET the session as a session file (JSON Lines, the import's format): header, then every
+    deal's current record and every purchase in posting order."""
+
+    renderer_classes = [JSONLinesRenderer]
+
+    @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, **problems(401, 404)})
+    def get(self, request: Request, club: str, session_id: int) -> Response:
+        session = self.get_session()
+        return Response(session_file_text(session), headers={
+            "Content-Disposition": f'attachment; filename="session-{session.pk}.jsonl"'})
 
 
 class ClubResultsView(DownloadView):
