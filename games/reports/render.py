@@ -43,8 +43,8 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
     elif table == "deals":
         w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
                     "pool_after", "standers", "tricks", "payouts", "loos", "penalties",
-                    "violations", "corrected", "resettled",
-                    *(f"delta_{s}" for s in report.seats)])
+                    "violations", "corrected", *(f"delta_{s}" for s in report.seats),
+                    "resettled"])  # added last: a reader going by position keeps its columns
         for d in report.deals:
             violations = " | ".join(
                 f"{v.player} {v.rule} trick {v.trick if v.trick is not None else '-'}"
@@ -52,8 +52,9 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
             w.writerow([d.number, d.dealer, d.status, d.pool_kind, d.pool_before, d.pool,
                         d.pool_after, " ".join(d.standers), _pairs(d.tricks_won),
                         _pairs(d.payouts), _pairs(d.loos), _pairs(d.penalties), violations,
-                        "yes" if d.corrected else "no", "yes" if d.resettled else "no",
-                        *(d.deltas.get(s, 0) for s in report.seats)])
+                        "yes" if d.corrected else "no",
+                        *(d.deltas.get(s, 0) for s in report.seats),
+                        "yes" if d.resettled else "no"])
     else:
         w.writerow(["payer", "payee", "amount", "explanation"])
         for t in report.transfers:
