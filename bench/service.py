@@ -30,9 +30,10 @@ engine, the ledger postings, serialization), timed on the wall clock:
                (games.rules.replay, as the service calls it).
 
 For each row: requests timed, median and 95th-percentile milliseconds, throughput, and per
-request the SQL queries and the milliseconds spent inside the database driver. A recording
-row also gives the engine's share and the SQL share of the mean request, and the median of
-its first and last tenth of deals (a cost that grows with the session shows there).
+request (medians) the SQL queries and the milliseconds spent inside the database driver in
+statements ("SQL ms") and in commits ("commit", ms). A recording row also gives the engine's,
+the statements' and the commits' shares of the mean request, and the medians of its first and
+last tenth of deals, in all and in statements (a cost that grows with the session shows there).
 
 The settings are production-like (DJANGO_DEBUG=false, LOO_HTTPS=false, Celery eager, cache
 in memory; the script sets them). Figures are wall-clock, so a busy machine slows them:
@@ -163,12 +164,14 @@ def git_commit() -> str:
 # ---------------------------------------------------------------------------- measuring
 
 class Meter:
-    """Counts the queries and the time spent in the database driver: every statement (an
-    execute wrapper) and every commit (SQLite's fsync is paid there, outside any statement)."""
+    """Counts the queries and the time spent in the database driver: in statements (an
+    execute wrapper) and, apart, in commits (where SQLite's fsync is paid, outside any
+    statement; it varies with the disk more than with the work)."""
 
     def __init__(self) -> None:
         self.queries = 0
         self.seconds = 0.0
+        self.commit_seconds = 0.0
 
     def install(self, connection: Any) -> None:
         """Time the connection's commits too (Django's ``_commit``: the driver's commit)."""
@@ -179,7 +182,7 @@ class Meter:
             try:
                 commit()
             finally:
-                self.seconds += time.perf_counter() - start
+                self.commit_seconds += time.perf_counter() - start
 
         connection._commit = timed_commit
 
@@ -198,24 +201,27 @@ METER = Meter()
 
 @dataclass
 class Series:
-    """The timed samples of one row: seconds per request, queries and driver seconds each."""
+    """The timed samples of one row: seconds per request, and each request's queries and
+    seconds in the driver's statements and commits."""
 
     label: str
     seconds: list[float] = field(default_factory=list)
     queries: list[int] = field(default_factory=list)
     sql: list[float] = field(default_factory=list)
+    commits: list[float] = field(default_factory=list)
     items: int = 1  # what one sample counts for "per s" (deals in an import)
     note: str = ""
 
 
 def timed(series: Series, call: Callable[[], Any]) -> Any:
     """Run ``call`` once, adding its wall time, queries and driver time to ``series``."""
-    queries, sql = METER.queries, METER.seconds
+    queries, sql, commits = METER.queries, METER.seconds, METER.commit_seconds
     start = time.perf_counter()
     result = call()
     series.seconds.append(time.perf_counter() - start)
     series.queries.append(METER.queries - queries)
     series.sql.append(METER.seconds - sql)
+    series.commits.append(METER.commit_seconds - commits)
     return result
 
 
@@ -362,7 +368,8 @@ def record_note(series: Series, engine: Series | None) -> None:
     """The engine's and the database's shares of the mean request, and the first and last
     tenth of the session."""
     mean = statistics.fmean(series.seconds)
-    shares = [f"SQL {statistics.fmean(series.sql) / mean:.0%}"]
+    shares = [f"SQL {statistics.fmean(series.sql) / mean:.0%}",
+              f"commit {statistics.fmean(series.commits) / mean:.0%}"]
     if engine is not None:
         shares.insert(0, f"engine {statistics.fmean(engine.seconds) / mean:.1%}")
     tenth = max(len(series.seconds) // 10, 1)
@@ -578,17 +585,17 @@ def row_text(series: Series) -> str:
     n = len(ms)
     per_s = series.items * n / sum(series.seconds)
     if series.queries:
-        queries = f"{statistics.median(series.queries):>8.0f}"
-        sql = f"{statistics.median(series.sql) * 1e3:>8.2f}"
+        db = (f"{statistics.median(series.queries):>8.0f}{statistics.median(series.sql) * 1e3:>8.2f}"
+              f"{statistics.median(series.commits) * 1e3:>8.2f}")
     else:
-        queries = sql = f"{'-':>8}"
+        db = f"{'-':>8}" * 3
     return (f"  {series.label:<58}{n:>6}{statistics.median(ms):>10.2f}{percentile(ms, 0.95):>10.2f}"
-            f"{per_s:>10,.1f}{queries}{sql}  {series.note}").rstrip()
+            f"{per_s:>10,.1f}{db}  {series.note}").rstrip()
 
 
 def print_table(title: str, sections: list[tuple[str, list[Series]]]) -> None:
     print(title)
-    print(f"  {'':<58}{'n':>6}{'median ms':>10}{'p95 ms':>10}{'per s':>10}{'queries':>8}{'SQL ms':>8}")
+    print(f"  {'':<58}{'n':>6}{'median ms':>10}{'p95 ms':>10}{'per s':>10}{'queries':>8}{'SQL ms':>8}{'commit':>8}")
     for heading, rows in sections:
         print(heading)
         for series in rows:
