@@ -34,6 +34,9 @@ request (medians) the SQL queries and the milliseconds spent inside the database
 statements ("SQL ms") and in commits ("commit", ms). A recording row also gives the engine's,
 the statements' and the commits' shares of the mean request, and the medians of its first and
 last tenth of deals, in all and in statements (a cost that grows with the session shows there).
+"SQL ms" is the time in the driver's execute: psycopg reads a whole answer there, but SQLite
+hands a SELECT's rows over as they are fetched, so on SQLite a query that reads many rows
+spends part of its time after execute, in what the table counts as the framework's.
 
 The settings are production-like (DJANGO_DEBUG=false, LOO_HTTPS=false, Celery eager, cache
 in memory; the script sets them). Figures are wall-clock, so a busy machine slows them:
