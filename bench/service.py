@@ -2,7 +2,7 @@
 
 usage (from the repository root):
     .venv/bin/python bench/service.py                  # 300 deals a session, three presets (~1-2 min)
-    .venv/bin/python bench/service.py --quick          # 30 deals, one preset, few repeats (~15 s)
+    .venv/bin/python bench/service.py --quick          # 30 deals, one preset, few repeats (~5 s)
     .venv/bin/python bench/service.py --deals 1000 --presets three-card,irish
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/service.py
 
