@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from accounts.models import Club
 from games.models import POOL, Deal, GameSession, LedgerEntry, SessionClosing
@@ -46,11 +47,20 @@ class NextDeal:
 
 
 def session_list(*, club: Club) -> QuerySet[GameSession]:
-    """The club's sessions, newest first, with their deal counts."""
+    """The club's sessions, newest first, with their deal counts.
+
+    Each count is a subquery on the deals' (session, number) index. A join to the deals
+    grouped by every session column (``annotate(Count("deals"))``) read and sorted every deal
+    row of a session on each request that looks the session up (every deal recorded, every
+    report): 4 ms at 1,000 deals on SQLite, most of what recording a deal gains as the session
+    grows (bench/service.py, docs/benchmarks.md).
+    """
+    deals = (Deal.objects.filter(session=OuterRef("pk")).order_by().values("session")
+             .annotate(n=Count("pk")).values("n"))
     return (
         GameSession.objects.filter(club=club)
         .select_related("created_by")
-        .annotate(deal_count=Count("deals"))
+        .annotate(deal_count=Coalesce(Subquery(deals), 0))
         .order_by("-date", "-id")
     )
 

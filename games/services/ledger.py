@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Sum
+from django.db.models import Max, QuerySet, Sum
 
 from games.models import (
     BANK,
@@ -158,13 +158,21 @@ def post_settlement(
     )
 
 
+def deal_net(deal: Deal) -> QuerySet:
+    """Rows ``{"account", "total"}``: what is booked for ``deal`` now, per account.
+
+    Filtered by the deal alone (its entries are all in its session: only its session's
+    services book them), so the deal's index is used. With the session in the filter too,
+    SQLite chose the (session, account) index, which hands the rows over already grouped, and
+    read every entry of the session for each deal a correction re-settles.
+    """
+    return (LedgerEntry.objects.filter(deal=deal)
+            .values("account").annotate(total=Sum("chips")).order_by("account"))
+
+
 def post_reversal(*, session: GameSession, deal: Deal, memo: str) -> list[LedgerEntry]:
     """Undo everything currently booked for ``deal`` (its net per account), as one posting."""
-    net = (
-        LedgerEntry.objects.filter(session=session, deal=deal)
-        .values("account").annotate(total=Sum("chips")).order_by("account")
-    )
-    lines = [LedgerLine(row["account"], -row["total"]) for row in net if row["total"]]
+    lines = [LedgerLine(row["account"], -row["total"]) for row in deal_net(deal) if row["total"]]
     return ledger_post(
         session=session, kind=Kind.REVERSAL, lines=lines, deal=deal, revision=deal.current, memo=memo,
     )

@@ -8,11 +8,29 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 
 from games.models import Deal, DealRevision, LedgerEntry
-from games.services.ledger import LedgerLine, ledger_balances, ledger_check, ledger_post
+from games.services.ledger import LedgerLine, deal_net, ledger_balances, ledger_check, ledger_post
 
-from .conftest import DELTAS, TABLE, problem, session_url
+from .conftest import DEALS, DELTAS, POOL_AFTER, TABLE, problem, session_url
 
 pytestmark = pytest.mark.django_db
+
+
+def test_a_deals_net_is_read_from_its_own_entries(played, make_session, post_deal):
+    """What a reversal undoes (deal_net): the deal's own entries summed per account, read on
+    SQLite through the deal's index, not by every entry of the session (a correction that
+    re-settled every later deal read the whole ledger once for each deal)."""
+    other = make_session()  # another session's deal 2 books entries of its own
+    for number, record in enumerate(DEALS[:2], start=1):
+        assert post_deal(other, number, record).status_code == 201
+    deal = Deal.objects.get(session=played, number=2)
+    net = {row["account"]: row["total"] for row in deal_net(deal)}
+    assert net == {p: d for p, d in DELTAS[1].items() if d} | {"pool": POOL_AFTER[1] - POOL_AFTER[0]}
+    if connection.vendor == "sqlite":
+        sql, params = deal_net(deal).query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+            plan = " ".join(str(row) for row in cursor.fetchall())
+        assert "(deal_id=?)" in plan, plan
 
 
 def test_ledger_shows_balances_and_pool_after_every_deal(played, viewer_client):

@@ -6,7 +6,7 @@ import pytest
 from games.models import ChipPurchase, GameSession
 from games.services.ledger import ledger_balances
 
-from .conftest import TABLE, problem
+from .conftest import DEALS, TABLE, problem
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +88,28 @@ def test_viewer_reads(viewer_client, oak_session):
     assert viewer_client.get(URL).json()["count"] == 1
     data = viewer_client.get(f"{URL}{oak_session.pk}/").json()
     assert data["id"] == oak_session.pk and data["deal_count"] == 0
+
+
+def test_deal_counts_in_the_list_and_the_detail(scorer_client, make_session, post_deal):
+    empty, played = make_session(), make_session()
+    for number, deal in enumerate(DEALS, start=1):
+        assert post_deal(played, number, deal).status_code == 201
+    rows = scorer_client.get(URL).json()["results"]
+    assert {row["id"]: row["deal_count"] for row in rows} == {empty.pk: 0, played.pk: 3}
+    assert scorer_client.get(f"{URL}?status=open&date_from=2026-11-28").json()["count"] == 2
+    assert scorer_client.get(f"{URL}{empty.pk}/").json()["deal_count"] == 0
+    assert scorer_client.get(f"{URL}{played.pk}/").json()["deal_count"] == 3
+
+
+def test_looking_a_session_up_does_not_read_its_deals(club):
+    """Every request to a session looks it up (games.selectors.session_get): its deal count is a
+    subquery on the deals' index, not a join to every deal grouped by every session column, whose
+    cost grew with the session on each deal recorded (bench/service.py)."""
+    from games.selectors import session_list
+
+    sql = str(session_list(club=club).filter(pk=1).query)
+    assert 'JOIN "games_deal"' not in sql
+    assert "GROUP BY \"games_gamesession\"" not in sql
 
 
 def test_another_clubs_session_is_404(outsider_client, api_client_for, oak_session, other_club):
