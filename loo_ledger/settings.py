@@ -98,9 +98,11 @@ TEMPLATES = [
     },
 ]
 
+# An empty DATABASE_URL (``DATABASE_URL=`` in a shell or an env file) counts as unset, as an
+# empty CELERY_BROKER_URL or CACHE_URL does: the embedded SQLite default.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=0,
     )
 }
