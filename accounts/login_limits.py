@@ -1,8 +1,8 @@
 """One limit on password guessing for every login form: the API token, the admin, the
 browsable API; the password change (accounts.api.PasswordChangeView) takes the same throttle.
 
-A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all three, counted in
-the cache under one key, so switching forms does not buy more guesses. The token view applies
+A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all four, counted in
+the cache under one key (scope ``login``), so switching forms does not buy more guesses. The token view applies
 it as a DRF throttle (a 429 problem); the session logins, which are Django views, through
 ``SessionLoginLimitMiddleware``.
 """

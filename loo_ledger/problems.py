@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -98,8 +99,11 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "No representation matches the Accept header or the `?format=` asked for; "
                     "`detail` names the formats this URL offers."),
         ProblemType("conflict", 409, "Conflict",
-                    "The request conflicts with the current state (e.g. a deal number already "
-                    "taken, a request still in flight); `detail` says what is current."),
+                    "The request conflicts with the current state; `detail` says how: a request "
+                    "with the same `Idempotency-Key` is still in flight (retry shortly), a "
+                    "retry of an import job that stored its session already (\"Already "
+                    "imported\", `session` names it), a club slug already taken, or a change "
+                    "made at the same moment by another request (retry it)."),
         ProblemType("unsupported-media-type", 415, "Unsupported media type",
                     "Send `Content-Type: application/json`."),
         ProblemType("unprocessable", 422, "Unprocessable request",
@@ -240,7 +244,7 @@ def problem_body(
 def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any]]:
     """DRF's nested ``ValidationError.detail`` as a flat list of ``{"field", "message", "code"}``.
 
-    Paths are dotted with list positions in brackets (``rules.ante.dealer``, ``seats[2]``);
+    Paths are dotted with list positions in brackets (``buy_ins.ann``, ``seats[2]``);
     ``non_field_errors`` belong to the enclosing object (``field`` is its path, or null).
     """
     if isinstance(detail, Mapping):
@@ -412,17 +416,47 @@ class ProblemMiddleware:
                             content_type=PROBLEM_CONTENT_TYPE)
 
 
+_PAGE_STYLE = ("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42em;margin:2em auto;"
+               "padding:0 1em}code{background:#f2f2f2;padding:0 .2em}td,th{text-align:left;"
+               "padding:.2em 1em .2em 0;vertical-align:top}</style>")
+
+
+def _page(title: str, body: str) -> HttpResponse:
+    return HttpResponse(f'<!doctype html><html lang="en"><meta charset="utf-8">'
+                        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+                        f"<title>{escape(title)}</title>{_PAGE_STYLE}{body}")
+
+
+def _prose(text: str) -> str:
+    """A description as HTML: escaped first, then each `backticked` span made ``<code>``."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text)))
+
+
 def problem_type_view(request: HttpRequest, code: str) -> HttpResponse:
     """The human page behind a problem ``type`` URI (``/problems/<code>``)."""
     problem = PROBLEM_TYPES.get(code)
     if problem is None:
         raise Http404(code)
-    html = (
-        f"<!doctype html><title>{escape(problem.title)}</title>"
+    return _page(problem.title, (
         f"<h1>{escape(problem.title)}</h1><p>HTTP {problem.status} &middot; "
-        f"<code>{escape(problem.code)}</code></p><p>{escape(problem.description)}</p>"
+        f"<code>{escape(problem.code)}</code></p><p>{_prose(problem.description)}</p>"
+        f'<p><a href="{TYPE_BASE}">Every problem type</a></p>'
+    ))
+
+
+def problem_index_view(request: HttpRequest) -> HttpResponse:
+    """``/problems/``: every problem type with its status and title, each linked to its page."""
+    rows = "".join(
+        f'<tr><td>{t.status}</td><td><a href="{escape(t.uri)}"><code>{escape(t.code)}</code></a>'
+        f"</td><td>{escape(t.title)}</td></tr>"
+        for t in sorted(PROBLEM_TYPES.values(), key=lambda t: (t.status, t.code))
     )
-    return HttpResponse(html)
+    return _page("Problem types", (
+        "<h1>Problem types</h1><p>Every error of the API is an <code>application/problem+json"
+        "</code> body whose <code>type</code> is one of these pages and whose <code>code</code> "
+        "repeats its name.</p><table><tr><th>HTTP</th><th>code</th><th>title</th></tr>"
+        f"{rows}</table>"
+    ))
 
 
 # --- OpenAPI: one Problem schema, on every error response of every operation -----------------
@@ -434,7 +468,7 @@ PROBLEM_ERROR_ITEM_SCHEMA: dict[str, Any] = {
     "properties": {
         "field": {"type": "string", "nullable": True,
                   "description": "Dotted path of the field, list positions in brackets "
-                                 "(`rules.ante.dealer`, `seats[2]`); null for the whole object."},
+                                 "(`buy_ins.ann`, `seats[2]`); null for the whole object."},
         "index": {"type": "integer", "nullable": True,
                   "description": "Index into the record's `actions`."},
         "player": {"type": "string", "nullable": True, "description": "Seat concerned."},

@@ -98,9 +98,11 @@ TEMPLATES = [
     },
 ]
 
+# An empty DATABASE_URL (``DATABASE_URL=`` in a shell or an env file) counts as unset, as an
+# empty CELERY_BROKER_URL or CACHE_URL does: the embedded SQLite default.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
         conn_max_age=0,
     )
 }
@@ -152,7 +154,8 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    # POST /api/v1/auth/token/ (username + password) is rate-limited per client address
+    # login tries per client address: the token endpoint, the password change, and the admin's
+    # and browsable API's login pages, one count (accounts/login_limits.py)
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
     # proxies in front of the service (1 behind nginx/Caddy): the client address is then read
     # from X-Forwarded-For; 0 trusts no such header

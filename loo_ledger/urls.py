@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from loo_ledger.api_root import ApiRootView
 from loo_ledger.home import home_page
-from loo_ledger.problems import problem_type_view
+from loo_ledger.problems import problem_index_view, problem_type_view
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
+    path("problems/", problem_index_view, name="problem-types"),
     path("problems/<slug:code>", problem_type_view, name="problem-type"),
     path("", include("games.web_urls")),
     path("", home_page, name="home"),

@@ -81,3 +81,12 @@ def test_the_prune_timer_runs_a_prune_command_manage_py_accepts(tmp_path):
     done = _manage(*args, "--dry-run", LOO_VAR_DIR=str(tmp_path))  # an empty state directory
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Would remove 0 PDF(s) and 0 marker(s), 0 bytes" in done.stdout
+
+
+@pytest.mark.parametrize("url", ["", " "])
+def test_an_empty_database_url_is_the_sqlite_default(url, tmp_path):
+    # `DATABASE_URL=` in a shell or an env file means "not set", as for CELERY_BROKER_URL
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['NAME'])"
+    done = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url, LOO_VAR_DIR=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(tmp_path / "db.sqlite3")
