@@ -103,7 +103,11 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        # seconds a worker keeps its database connection between requests: a new PostgreSQL
+        # connection costs ~3 ms, a tenth of recording a deal (bench/service.py). 0 = one per
+        # request; production sets it (deploy/env.example), checked before reuse
+        conn_max_age=int(os.environ.get("LOO_DB_CONN_MAX_AGE", "0").strip() or 0),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -39,6 +39,17 @@ def test_the_settings_behind_the_proxy_are_secure():
     assert done.stdout.split("\n")[0] == "True True True 3600 ('HTTP_X_FORWARDED_PROTO', 'https')"
 
 
+def test_database_connections_are_kept_as_env_example_says():
+    code = ("from django.conf import settings as s; d = s.DATABASES['default']; "
+            "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])")
+    example = (ROOT / "deploy" / "env.example").read_text()
+    assert "\nLOO_DB_CONN_MAX_AGE=60\n" in example
+    kept = _manage("shell", "-v", "0", "-c", code, **_production(LOO_DB_CONN_MAX_AGE="60"))
+    assert kept.stdout.split("\n")[0] == "60 True", kept.stdout + kept.stderr
+    default = _manage("shell", "-v", "0", "-c", code)
+    assert default.stdout.split("\n")[0] == "0 True", default.stdout + default.stderr
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
