@@ -193,7 +193,9 @@ class LedgerTotalsSerializer(serializers.Serializer):
     issued = serializers.IntegerField()
     purchased = serializers.DictField(child=serializers.IntegerField(), help_text="Chips bought per player.")
     money = serializers.DictField(child=serializers.IntegerField(), help_text="Money paid or owed per player.")
-    owed = serializers.DictField(child=serializers.IntegerField(), help_text="Money still owed per player.")
+    owed = serializers.DictField(child=serializers.IntegerField(), help_text=(
+        "Money still owed for chips per player, before a closing's buy-back is netted against it "
+        "(the report's owed_to_banker is what a payment may still settle)."))
 
 
 class LedgerSerializer(serializers.Serializer):

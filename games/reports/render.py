@@ -33,13 +33,15 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
     if table == "players":
         w.writerow(["player", "display_name", "bought_chips", "bought_money", "paid_money",
                     "owed_money", "won_chips", "end_pool_share", "returned_chips",
-                    "result_chips", "result_money", "times_dealt", "times_looed", "violations"])
+                    "result_chips", "result_money", "times_dealt", "times_looed", "violations",
+                    "owed_to_banker"])  # added last: a reader going by position keeps its columns
         for p in report.players:
             w.writerow([p.name, p.display_name, p.bought_chips, m(p.bought_money),
                         m(p.paid_money), m(p.owed_money), p.won_chips, p.end_pool_share,
                         "" if p.returned_chips is None else p.returned_chips,
                         "" if p.result_chips is None else p.result_chips,
-                        m(p.result_money), p.times_dealt, p.times_looed, p.violations])
+                        m(p.result_money), p.times_dealt, p.times_looed, p.violations,
+                        m(p.owed_to_banker)])
     elif table == "deals":
         w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
                     "pool_after", "standers", "tricks", "payouts", "loos", "penalties",
@@ -66,7 +68,8 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     """Template context shared by the web page and the PDF."""
     money = report.money
     players = [{"p": p, "bought": money(p.bought_money), "owed": money(p.owed_money),
-                "result": money(p.result_money)} for p in report.players]
+                "to_banker": money(p.owed_to_banker), "result": money(p.result_money)}
+               for p in report.players]
     shown = {p.name: p.display_name for p in report.players}  # as the players table names them
     banker = [{"b": b, "player": shown.get(b.player, b.player), "owed": money(b.owed),
                "buyback": money(b.buyback)} for b in report.through_banker]
@@ -80,6 +83,7 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties)} for d in report.deals]
     totals = report.totals
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
+                    "to_banker": money(totals["money_owed_to_banker"]),
                     "result": money(totals["result_money"])}
     return {"report": report, "players": players, "banker_lines": banker,
             "totals_money": totals_money, "closed_at": closed_at,

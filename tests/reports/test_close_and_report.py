@@ -331,12 +331,13 @@ def test_report_html_page(closed_session, client, member_for):
     assert "Club <b>Oak Card Club</b>" in html
     total = html[html.index('<tr id="players-total">'):html.index("</tfoot>")]
     cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', total)
-    # chips bought, money bought, owed, won in play, pool share, returned, result chips/money
-    assert cells[:8] == ["340", "85.00", "30.00", str(-9), "9", "340", "0",
+    # chips bought, money bought, owed for chips, left to pay the banker (cat's 30.00 less
+    # his buy-back of 6.75), won in play, pool share, returned, result chips/money
+    assert cells[:9] == ["340", "85.00", "30.00", "23.25", str(-9), "9", "340", "0",
                          "0.00"]
     looed = sum(1 for d in closed_session.deals.all() for p in
                 (d.current.verdict["settlement"]["loo_payments"]) if p)
-    assert cells[9] == str(looed)  # dealt, then looed
+    assert cells[10] == str(looed)  # dealt, then looed
     assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
     assert 'id="settle-how"' in html
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
