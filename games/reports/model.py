@@ -98,6 +98,7 @@ class DealLine:
     violations: list[ViolationLine]
     corrected: bool
     resettled: bool  # settled again after an earlier deal was corrected: figures may differ from paper
+    ended: str = ""  # the verdict's way the deal ended (played, dealer-takes, ...; "" if not given)
 
 
 @dataclass(frozen=True)
@@ -224,6 +225,7 @@ def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
         ],
         corrected=facts.corrections > 0,
         resettled=facts.resettles > 0,
+        ended=str(v.get("ended") or ""),
     )
 
 

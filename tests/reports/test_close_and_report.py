@@ -350,6 +350,36 @@ def test_report_html_page(closed_session, client, member_for):
     assert names and all(f"<tr><td>{n}</td>" in banker for n in names)
 
 
+def test_report_page_says_who_pays_how_each_deal_ended_and_what_its_words_mean(
+        closed_session, client, member_for, viewer_client):
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    # through the banker: the net in its own column, not only in the explanation
+    banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
+    assert "Banker pays / player pays (GBP)</th>" in banker
+    assert 'data-banker-pays="-2325">player pays 23.25</td>' in banker  # cat: 6.75 less 30.00
+    assert 'data-banker-pays="3450">banker pays 34.50</td>' in banker  # bob: 138 chips, paid up
+    # deal 2 is a double pool the dealer took without play: said in words, no "bob:0" tricks
+    row1 = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    row2 = html[html.index('<tr data-deal="2">'):html.index('<tr data-deal="3">')]
+    assert '<td class="ended" data-ended="played">played out</td>' in row1
+    assert ('<td class="ended" data-ended="dealer-takes">dealer takes the pool: all the others '
+            'passed</td>') in row2
+    assert "<td>—</td>" in row2 and "<td>—</td>" not in row1
+    legend = html[html.index('id="deals-legend"'):]
+    assert "<b>simple</b>" in legend and "<b>double</b>" in legend and "<b>Played for</b>" in legend
+    assert 'title="What the tricks share' in html
+    # the date once in the header (the title is the session's name, so the line gives it)
+    header = html[html.index("<h1>"):html.index("</p>")]
+    assert header.count("28 November 2026") == 1 and "2026-11-28" not in header
+    # the JSON and the deals CSV keep the engine's code, the CSV in a last column
+    deals = viewer_client.get(url(closed_session, "report")).json()["deals"]
+    assert [d["ended"] for d in deals[:2]] == ["played", "dealer-takes"]
+    rows = list(csv.reader(io.StringIO(viewer_client.get(
+        url(closed_session, "report"), {"format": "csv", "table": "deals"}).content.decode())))
+    assert rows[0][-2:] == ["resettled", "ended"] and rows[2][-1] == "dealer-takes"
+
+
 def test_open_session_report_is_provisional(hand_session, viewer_client):
     report = viewer_client.get(url(hand_session, "report")).json()
     assert report["final"] is False and report["transfers"] == []

@@ -118,3 +118,32 @@ def test_html_and_pdf_from_one_model():
     assert 'data-series="cat" data-values="20,17,26,27"' in html
     assert "held 5H when TH was led" in html and "<script" not in html
     assert report_pdf(r).startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("title, header", [
+    # a session without a name is titled by its number and date: the line repeats neither
+    ("Session 7 of 28 November 2026", "Club <b>oak</b> ·"),
+    ("Friday table", "Club <b>oak</b> · 28 November 2026 · session 7 ·"),
+])
+def test_the_header_says_the_date_once(title, header):
+    from games.reports.render import report_html
+
+    html = report_html(build_report(facts(title=title)))
+    top = html[html.index("<h1>"):html.index("</p>")]
+    assert header in top and top.count("28 November 2026") == 1
+    assert top.lower().count("session 7") <= 1
+
+
+@pytest.mark.parametrize("ended, words", [
+    ("lone-stander", "one player stood: takes the pool without play"),
+    ("nobody-stands", "nobody stood: the pool carries"), ("thrown-in", "dealt again"),
+    ("", ""),  # a verdict that does not say (stored before the engine wrote it)
+])
+def test_how_a_deal_ended_in_words(ended, words):
+    from games.reports.render import report_html
+
+    lone = {**D1, "ended": ended, "tricks_won": {"bob": 0}} if ended else D1
+    html = report_html(build_report(facts(deals=[DealFacts(1, lone), DealFacts(2, D2)])))
+    row = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    assert f'data-ended="{ended}">' in row and words in row
+    assert ("<td>—</td>" in row) == bool(ended)  # no "bob:0" tricks for a deal never played
