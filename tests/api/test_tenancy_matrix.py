@@ -58,6 +58,7 @@ ENDPOINTS: dict[str, dict[str, str]] = {
     SESSION + "purchases/": {"get": READ, "post": RECORD},
     SESSION + "payments/": {"get": READ, "post": RECORD},
     SESSION + "report": {"get": READ},
+    SESSION + "file": {"get": READ},
     SESSION + "close": {"post": RECORD},
     SESSION + "reopen": {"post": OWNER},
     SESSION + "closings": {"get": READ},
