@@ -24,7 +24,10 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
     links = [("JSON", f"{api}?format=json"), ("CSV: players", f"{api}?format=csv&table=players"),
              ("CSV: deals", f"{api}?format=csv&table=deals"),
              ("CSV: transfers", f"{api}?format=csv&table=transfers"), ("PDF", f"{api}?format=pdf"),
-             ("Club results", reverse("club-results-page", kwargs={"club": club}))]
+             ("Session file (.jsonl)",
+              reverse("session-file", kwargs={"club": club, "session_id": session.pk})),
+             ("Club results", reverse("club-results-page", kwargs={"club": club})),
+             ("Home", reverse("home"))]
     return HttpResponse(report_html(session_report(session), links=links))
 
 
@@ -49,3 +52,4 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
         "club": member.club, "rows": table, "date_from": date_from, "date_to": date_to,
         "csv_url": f"{api}?format=csv" + (f"&{query}" if query else ""),
     })
+
