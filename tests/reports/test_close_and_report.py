@@ -507,6 +507,30 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
             assert f'name="{field}" value="{typed}"' in html
 
 
+def test_club_results_page_names_the_currency_and_best_and_worst(closed_session, club, client,
+                                                                 member_for):
+    import datetime as dt
+
+    from games.services.closing import session_close
+    from games.services.sessions import session_create
+
+    client.force_login(member_for("viewer").user)
+    html = client.get("/clubs/oak/results/").content.decode()
+    assert '<th class="num" id="result-head">Result (GBP)</th>' in html
+    assert "Best session (GBP)" in html and "Worst session (GBP)" in html
+    bob = html[html.index('<tr data-player="bob">'):]
+    bob = bob[:bob.index("</tr>")]
+    assert 'data-best="2950">29.50<' in bob and 'data-worst="2950">29.50<' in bob
+    # a second closed session in euros: each row's money is in its own currency, said so
+    euros = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                           first_dealer="ann", rules={"preset": "three-card"}, currency="EUR",
+                           buy_ins={"ann": 10, "bob": 10})
+    session_close(session=euros, user=member_for("scorer").user)
+    html = client.get("/clubs/oak/results/").content.decode()
+    assert "Result (in the row&#x27;s currency)" in html
+    assert html.count('<tr data-player="bob">') == 2
+
+
 def test_club_results_page_without_closed_sessions_says_so(club, client, member_for):
     client.force_login(member_for("viewer").user)
     html = client.get("/clubs/oak/results/").content.decode()
