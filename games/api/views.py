@@ -108,7 +108,8 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
         data.is_valid(raise_exception=True)
         session = session_create(club=self.club, user=request.user, **data.validated_data)
         session = session_get(club=self.club, session_id=session.pk)
-        return Response(s.SessionSerializer(session).data, status=status.HTTP_201_CREATED,
+        return Response(s.SessionSerializer(session, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("session-detail", args=[self.club.slug, session.pk])})
 
 
@@ -119,7 +120,7 @@ class SessionDetailView(SessionScopedMixin, ClubScopedAPIView):
     permission_classes = [CanRead]
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(s.SessionSerializer(self.get_session()).data)
+        return Response(s.SessionSerializer(self.get_session(), context={"request": request}).data)
 
 
 @extend_schema(tags=["deals"])
