@@ -105,6 +105,8 @@ def _sent_file(request: Request) -> tuple[str, str]:
 class ImportListView(ClubScopedAPIView):
     """POST a JSON Lines session file (scorer, owner): 202 with the job; GET the club's jobs."""
 
+    name = "Imports"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRecord]
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
@@ -136,6 +138,8 @@ class ImportListView(ClubScopedAPIView):
 class ImportDetailView(ClubScopedAPIView):
     """GET an import job: status, progress (deals validated / total), per-line errors."""
 
+    name = "Import"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRecord]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
@@ -148,6 +152,8 @@ class ImportRetryView(ClubScopedAPIView):
     """POST: queue the job again (a failed job, or one whose worker died). A stored job is 409,
     and so is a file another import has stored (or is storing) since, as its upload would be
     now, unless the job was made with allow_duplicate (409 duplicate-import)."""
+
+    name = "Retry the import"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
 

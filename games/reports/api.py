@@ -108,6 +108,8 @@ def _file_name(session: GameSession, what: str, report: SessionReport, ext: str)
 class SessionReportView(SessionScopedMixin, DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
+    name = "Report"  # the browsable API's title and breadcrumb
+
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
 
     @extend_schema(
@@ -177,6 +179,8 @@ class SessionFileView(SessionScopedMixin, DownloadView):
     """GET the session as a session file (JSON Lines, the import's format): header, then every
     deal's current record and every purchase in posting order."""
 
+    name = "Session file"  # the browsable API's title and breadcrumb
+
     renderer_classes = [JSONLinesRenderer]
 
     @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, **problems(401, 404)})
@@ -188,6 +192,8 @@ class SessionFileView(SessionScopedMixin, DownloadView):
 
 class ClubResultsView(DownloadView):
     """GET each player's results over the club's closed sessions (`?from=&to=`, `?format=csv`)."""
+
+    name = "Club results"  # the browsable API's title and breadcrumb
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
 
@@ -218,6 +224,8 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     Answers the settlement: end-pool share-out, chips returned, results in money, the fewest
     transfers and any warnings (unequal deals, a last deal ending in a loo).
     """
+
+    name = "Close the session"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
 
@@ -251,6 +259,8 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
     """POST {"reason": "..."}: reopen a closed session (owner only); the closing's postings are
     reversed and the reopen is logged with who, when and why."""
 
+    name = "Reopen the session"  # the browsable API's title and breadcrumb
+
     permission_classes = [IsClubOwner]
 
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
@@ -270,6 +280,8 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
 
 class SessionClosingsView(SessionScopedMixin, ClubScopedAPIView):
     """GET the session's close/reopen log."""
+
+    name = "Closings"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRead]
 

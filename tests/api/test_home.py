@@ -109,3 +109,40 @@ def test_the_report_page_links_the_session_file_and_home(client, club, member_fo
     html = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
     assert f'<a href="/api/v1/clubs/oak/sessions/{session.pk}/file">Session file (.jsonl)</a>' in html
     assert '<a href="/">Home</a>' in html
+
+
+def test_every_api_view_has_a_name_for_people(client):
+    """The browsable API's titles and breadcrumbs: "Sessions", not "Session List Create"."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+    from rest_framework.views import APIView
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                yield prefix + str(p.pattern), getattr(p.callback, "cls", None)
+
+    named = {route: cls.name for route, cls in walk(get_resolver().url_patterns)
+             if route.startswith("api/v1/") and cls is not None and issubclass(cls, APIView)
+             and not route.startswith("api/v1/schema") and not route.startswith("api/v1/docs")
+             and not route.startswith("api/v1/redoc")}
+    unnamed = sorted(route for route, name in named.items() if name is None)
+    assert not unnamed, f"views without a name: {unnamed}"
+    assert not [n for n in named.values() if "List Create" in n or n.endswith(" View")]
+    assert named["api/v1/clubs/<slug:club>/sessions/"] == "Sessions"
+    assert named["api/v1/clubs/<slug:club>/sessions/<int:session_id>/deals/"] == "Deals"
+    assert named["api/v1/clubs/"] == "Clubs"
+
+
+def test_the_browsable_api_breadcrumbs_read_as_names(club, member_for, client):
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"})
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/api/v1/clubs/oak/sessions/{session.pk}/deals/",
+                      HTTP_ACCEPT="text/html").content.decode()
+    crumbs = html[html.index('<ul class="breadcrumb">'):]
+    crumbs = crumbs[:crumbs.index("</ul>")]
+    for name in ("loo-ledger API", "Clubs", "Club", "Sessions", "Session", "Deals"):
+        assert f">{name}</a>" in crumbs, name
+    assert "List Create" not in html and "<h1>Deals</h1>" in html
