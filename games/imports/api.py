@@ -115,7 +115,11 @@ class ImportListView(ClubScopedAPIView):
                        "allow_duplicate", bool, description="Import a file this club has "
                        "imported before again, as a new session (else 409 duplicate-import); "
                        "the job keeps the choice for its retries.")],
-                   responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
+                   responses={202: OpenApiTypes.OBJECT, **problems(
+                       400, 401, 403, 404, 409, 422, described={
+                           413: "`payload-too-large`: a raw file over 20 MB, or a JSON body "
+                                "over `DATA_UPLOAD_MAX_MEMORY_SIZE` (send a large file raw or "
+                                "as an upload)."})})
     @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)

@@ -117,7 +117,13 @@ class SessionReportView(SessionScopedMixin, DownloadView):
             OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
             OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(
+            400, 401, 404, 406, described={
+                500: "`render-failed` (PDF only): the PDF could not be rendered; `detail` says "
+                     "why. GET again to try once more; the JSON and CSV are unaffected.",
+                503: "`queue-unavailable` (PDF only, with a task queue): the broker cannot be "
+                     "reached, so the PDF was not queued. GET again after `Retry-After` seconds.",
+            })},
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
         session = self.get_session()
