@@ -32,6 +32,8 @@ class ObtainTokenView(APIView):
     """POST: exchange a username and password for your API token (created on first use).
     DELETE: revoke your token (log out every client using it); the next POST makes a new one."""
 
+    name = "API token"  # the browsable API's title and breadcrumb
+
     serializer_class = AuthTokenSerializer
 
     def get_authenticators(self) -> list:
@@ -77,6 +79,8 @@ class PasswordChangeView(generics.GenericAPIView):
     """POST: change your password. Every token of yours is revoked and a new one answered, so
     other clients must log in again; this browser session stays logged in."""
 
+    name = "Change your password"  # the browsable API's title and breadcrumb
+
     permission_classes = [IsAuthenticated]
     serializer_class = PasswordChangeSerializer  # the browsable API's form
     throttle_classes = [LoginRateThrottle]  # the old password is a password guess too
@@ -99,6 +103,8 @@ class PasswordChangeView(generics.GenericAPIView):
 @extend_schema(tags=["clubs"])
 class ClubListCreateView(generics.ListCreateAPIView):
     """The clubs you are a member of; creating a club makes you its owner."""
+
+    name = "Clubs"  # the browsable API's title and breadcrumb
 
     serializer_class = ClubSerializer
     permission_classes = [IsAuthenticated]
@@ -133,6 +139,8 @@ class ClubListCreateView(generics.ListCreateAPIView):
 class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One club; any member may read it, its owners may rename it."""
 
+    name = "Club"  # the browsable API's title and breadcrumb
+
     serializer_class = ClubSerializer
     permission_classes = [IsClubOwner]
 
@@ -149,6 +157,8 @@ class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
 @extend_schema(tags=["clubs"])
 class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView):
     """The club's members (players at the table, with or without a login); owners add members."""
+
+    name = "Members"  # the browsable API's title and breadcrumb
 
     serializer_class = MemberSerializer
     permission_classes = [IsClubOwner]
@@ -170,6 +180,8 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
 class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One member; owners change the display name, the role or the linked login."""
 
+    name = "Member"  # the browsable API's title and breadcrumb
+
     serializer_class = MemberSerializer
     permission_classes = [IsClubOwner]
     lookup_field = "name"
@@ -188,6 +200,8 @@ class MemberLoginView(ClubScopedGenericAPIView):
     """DELETE: unlink the member's login. Owners may unlink anyone; any member may unlink their
     own login, i.e. leave the club (an owner linked them, maybe without asking). The member and
     its name stay; the club keeps an owner who can log in."""
+
+    name = "Member's login"  # the browsable API's title and breadcrumb
 
     permission_classes = [IsClubOwnerOrThisMember]
     lookup_field = "name"

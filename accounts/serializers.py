@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import HANDLE_PATTERN, Club, Member
@@ -26,10 +29,48 @@ class PasswordChangeSerializer(serializers.Serializer):
                                          style={"input_type": "password"})
 
 
+def link(context: Mapping[str, Any], name: str, **kwargs: Any) -> str:
+    """The URL named ``name``: absolute when the serializer has the request, else the path."""
+    path = reverse(name, kwargs=kwargs)
+    request = context.get("request")
+    return request.build_absolute_uri(path) if request is not None else path
+
+
+class LinksField(serializers.Field):
+    """Read only: ``{key: URL}`` of named routes for the object, which the browsable API shows
+    as links. ``links`` maps each key to its URL name and a description (the schema's);
+    ``url_kwargs`` gives the routes' arguments for an object; the schema names the object
+    ``ref_name``."""
+
+    def __init__(self, ref_name: str, links: Mapping[str, tuple[str, str]],
+                 url_kwargs: Callable[[Any], dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(read_only=True, source="*", **kwargs)
+        self.links, self.url_kwargs = links, url_kwargs
+        extend_schema_field({  # one component, answers only (a request never sends links)
+            "type": "object",
+            "description": "Where to go from here (the browsable API shows them as links).",
+            "properties": {key: {"type": "string", "format": "uri", "description": text}
+                           for key, (_, text) in links.items()},
+            "required": list(links),
+        }, component_name=ref_name)(self)
+
+    def to_representation(self, value: Any) -> dict[str, str]:
+        kwargs = self.url_kwargs(value)
+        return {key: link(self.context, name, **kwargs) for key, (name, _) in self.links.items()}
+
+
 class ClubSerializer(serializers.ModelSerializer):
-    """A club, with the caller's own role in it."""
+    """A club, with the caller's own role in it and links to what hangs off it."""
 
     role = serializers.SerializerMethodField(help_text="Your role in this club.")
+    links = LinksField("ClubLinks", {
+        "self": ("club-detail", "This club."),
+        "sessions": ("session-list", "Its sessions; POST opens one."),
+        "members": ("member-list", "Its members."),
+        "results": ("club-results-api", "Each player's results over its closed sessions."),
+        "imports": ("import-list", "Session-file imports (scorers and owners)."),
+        "page": ("club-page", "The club's web page (browser login)."),
+    }, lambda club: {"club": club.slug})
     member_name = serializers.RegexField(
         HANDLE_PATTERN,
         write_only=True,
@@ -39,7 +80,7 @@ class ClubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = ["slug", "name", "created_at", "role", "member_name"]
+        fields = ["slug", "name", "created_at", "role", "member_name", "links"]
         read_only_fields = ["created_at"]
 
     def get_role(self, club: Club) -> str | None:

@@ -13,6 +13,8 @@ class ApiRootView(APIView):
     """The API's entry points: your clubs (everything else hangs off a club), getting a token,
     changing your password, the dry-run replay, and the documentation."""
 
+    name = "loo-ledger API"  # the browsable API's title and breadcrumb
+
     permission_classes = [AllowAny]
 
     @extend_schema(exclude=True)

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from loo_ledger.api_root import ApiRootView
-from loo_ledger.home import home_page
+from loo_ledger.home import club_page, home_page
 from loo_ledger.problems import problem_index_view, problem_type_view
 
 urlpatterns = [
@@ -19,5 +19,6 @@ urlpatterns = [
     path("problems/", problem_index_view, name="problem-types"),
     path("problems/<slug:code>", problem_type_view, name="problem-type"),
     path("", include("games.web_urls")),
+    path("clubs/<slug:club>/", club_page, name="club-page"),
     path("", home_page, name="home"),
 ]

@@ -7,9 +7,10 @@ fields use :class:`RecordField` / :class:`RulesField`, JSON fields documented wi
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from games.rules.version import RECORD_FORMAT
@@ -152,9 +153,13 @@ class ProblemSchema(serializers.Serializer):
         ref_name = "Problem"
 
 
-def problems(*statuses: int) -> dict[int, Any]:
-    """``extend_schema(responses=...)`` entries for these error statuses."""
-    return {s: ProblemSchema for s in statuses}
+def problems(*statuses: int, described: Mapping[int, str] | None = None) -> dict[int, Any]:
+    """``extend_schema(responses=...)`` entries for these error statuses; ``described`` adds
+    statuses with a description (which problem ``code`` answers and when)."""
+    out: dict[int, Any] = {s: ProblemSchema for s in statuses}
+    for status, text in (described or {}).items():
+        out[status] = OpenApiResponse(response=ProblemSchema, description=text)
+    return out
 
 
 @extend_schema_field(DealRecordSchema)

@@ -6,6 +6,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import session_next
 from games.services.sessions import MAX_CHIPS, MAX_MONEY
@@ -30,13 +31,24 @@ class SessionSerializer(serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
     deal_count = serializers.SerializerMethodField()
     next = serializers.SerializerMethodField()
+    links = LinksField("SessionLinks", {
+        "self": ("session-detail", "This session."),
+        "deals": ("deal-list", "Its deals; POST records the next one."),
+        "ledger": ("session-ledger", "The chip ledger: balances after every step."),
+        "purchases": ("purchase-list", "Chips bought from the banker."),
+        "payments": ("payment-list", "Money paid later for chips bought on credit."),
+        "report": ("report-api", "The settlement report (JSON, ?format=csv or pdf)."),
+        "file": ("session-file", "The session file (JSON Lines, as imports read it)."),
+        "closings": ("session-closings", "Its close and reopen log."),
+        "report_page": ("report-page", "The report's web page (browser login)."),
+    }, lambda session: {"club": session.club.slug, "session_id": session.pk})
 
     class Meta:
         model = GameSession
         fields = [
             "id", "club", "date", "name", "seats", "first_dealer", "rules", "resolved_rules",
             "banker", "chip_value", "currency", "allow_credit", "status", "created_by",
-            "created_at", "closed_at", "deal_count", "next",
+            "created_at", "closed_at", "deal_count", "next", "links",
         ]
         read_only_fields = fields
 
@@ -193,7 +205,9 @@ class LedgerTotalsSerializer(serializers.Serializer):
     issued = serializers.IntegerField()
     purchased = serializers.DictField(child=serializers.IntegerField(), help_text="Chips bought per player.")
     money = serializers.DictField(child=serializers.IntegerField(), help_text="Money paid or owed per player.")
-    owed = serializers.DictField(child=serializers.IntegerField(), help_text="Money still owed per player.")
+    owed = serializers.DictField(child=serializers.IntegerField(), help_text=(
+        "Money still owed for chips per player, before a closing's buy-back is netted against it "
+        "(the report's owed_to_banker is what a payment may still settle)."))
 
 
 class LedgerSerializer(serializers.Serializer):

@@ -91,6 +91,8 @@ class SessionScopedMixin:
 class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.ListAPIView):
     """A club's sessions (filter by date range and status) and opening a new one."""
 
+    name = "Sessions"  # the browsable API's title and breadcrumb
+
     serializer_class = s.SessionSerializer
     filterset_class = SessionFilter
     queryset = GameSession.objects.none()
@@ -108,7 +110,8 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
         data.is_valid(raise_exception=True)
         session = session_create(club=self.club, user=request.user, **data.validated_data)
         session = session_get(club=self.club, session_id=session.pk)
-        return Response(s.SessionSerializer(session).data, status=status.HTTP_201_CREATED,
+        return Response(s.SessionSerializer(session, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED,
                         headers={"Location": reverse("session-detail", args=[self.club.slug, session.pk])})
 
 
@@ -116,15 +119,19 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
 class SessionDetailView(SessionScopedMixin, ClubScopedAPIView):
     """One session with the next deal the server expects."""
 
+    name = "Session"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRead]
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(s.SessionSerializer(self.get_session()).data)
+        return Response(s.SessionSerializer(self.get_session(), context={"request": request}).data)
 
 
 @extend_schema(tags=["deals"])
 class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
     """A session's deals (filter by status and violation rule) and recording the next deal."""
+
+    name = "Deals"  # the browsable API's title and breadcrumb
 
     serializer_class = s.DealSerializer
     filterset_class = DealFilter
@@ -153,6 +160,8 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
 class DealDetailView(SessionScopedMixin, ClubScopedAPIView):
     """One deal as it stands, with every revision (who changed it, when and why)."""
 
+    name = "Deal"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRead]
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -174,6 +183,8 @@ def correction_data(correction: Correction, reason: str) -> dict[str, Any]:
 class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
     """Correct a deal: a new revision, and every later deal re-settled with the new pool."""
 
+    name = "Correct a deal"  # the browsable API's title and breadcrumb
+
     @extend_schema(request=s.CorrectionCreateSerializer, responses={201: s.CorrectionSerializer, **WRITE_ERRORS},
                    parameters=[IDEMPOTENCY_PARAM],
                    description="The old revision stays readable. Answers with each changed deal's "
@@ -191,6 +202,8 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
 @extend_schema(tags=["ledger"], responses={200: s.LedgerSerializer, **problems(401, 404)})
 class LedgerView(SessionScopedMixin, ClubScopedAPIView):
     """Each player's balance and the pool after every deal and purchase, with totals."""
+
+    name = "Ledger"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRead]
 
@@ -226,6 +239,8 @@ def _money_schema(serializer: type[serializers.Serializer]) -> Any:
 class PurchaseListCreateView(SessionMoneyView):
     """Chips bought from the banker: buy-ins and rebuys, paid on the spot or owed."""
 
+    name = "Purchases"  # the browsable API's title and breadcrumb
+
     serializer_class = s.PurchaseSerializer
     queryset = ChipPurchase.objects.none()
     model = ChipPurchase
@@ -236,6 +251,8 @@ class PurchaseListCreateView(SessionMoneyView):
 @_money_schema(s.PaymentSerializer)
 class PaymentListCreateView(SessionMoneyView):
     """Money paid later toward chips bought on credit (negative: a refund); no chip moves."""
+
+    name = "Payments"  # the browsable API's title and breadcrumb
 
     serializer_class = s.PaymentSerializer
     queryset = ChipPayment.objects.none()
@@ -250,6 +267,8 @@ class ReplayView(APIView):
 
     An ``Idempotency-Key`` is accepted and ignored: nothing is stored, so a retry is safe.
     """
+
+    name = "Replay (dry run)"  # the browsable API's title and breadcrumb
 
     permission_classes = [IsAuthenticated]
 

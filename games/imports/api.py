@@ -105,6 +105,8 @@ def _sent_file(request: Request) -> tuple[str, str]:
 class ImportListView(ClubScopedAPIView):
     """POST a JSON Lines session file (scorer, owner): 202 with the job; GET the club's jobs."""
 
+    name = "Imports"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRecord]
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
@@ -113,7 +115,11 @@ class ImportListView(ClubScopedAPIView):
                        "allow_duplicate", bool, description="Import a file this club has "
                        "imported before again, as a new session (else 409 duplicate-import); "
                        "the job keeps the choice for its retries.")],
-                   responses={202: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
+                   responses={202: OpenApiTypes.OBJECT, **problems(
+                       400, 401, 403, 404, 409, 422, described={
+                           413: "`payload-too-large`: a raw file over 20 MB, or a JSON body "
+                                "over `DATA_UPLOAD_MAX_MEMORY_SIZE` (send a large file raw or "
+                                "as an upload)."})})
     @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:
         source, filename = _source(request)
@@ -136,6 +142,8 @@ class ImportListView(ClubScopedAPIView):
 class ImportDetailView(ClubScopedAPIView):
     """GET an import job: status, progress (deals validated / total), per-line errors."""
 
+    name = "Import"  # the browsable API's title and breadcrumb
+
     permission_classes = [CanRecord]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
@@ -148,6 +156,8 @@ class ImportRetryView(ClubScopedAPIView):
     """POST: queue the job again (a failed job, or one whose worker died). A stored job is 409,
     and so is a file another import has stored (or is storing) since, as its upload would be
     now, unless the job was made with allow_duplicate (409 duplicate-import)."""
+
+    name = "Retry the import"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
 

@@ -108,6 +108,8 @@ def _file_name(session: GameSession, what: str, report: SessionReport, ext: str)
 class SessionReportView(SessionScopedMixin, DownloadView):
     """GET the session's settlement report: JSON, CSV (`?format=csv&table=...`) or PDF."""
 
+    name = "Report"  # the browsable API's title and breadcrumb
+
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
 
     @extend_schema(
@@ -115,7 +117,13 @@ class SessionReportView(SessionScopedMixin, DownloadView):
             OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
             OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
+        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(
+            400, 401, 404, 406, described={
+                500: "`render-failed` (PDF only): the PDF could not be rendered; `detail` says "
+                     "why. GET again to try once more; the JSON and CSV are unaffected.",
+                503: "`queue-unavailable` (PDF only, with a task queue): the broker cannot be "
+                     "reached, so the PDF was not queued. GET again after `Retry-After` seconds.",
+            })},
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
         session = self.get_session()
@@ -177,6 +185,8 @@ class SessionFileView(SessionScopedMixin, DownloadView):
     """GET the session as a session file (JSON Lines, the import's format): header, then every
     deal's current record and every purchase in posting order."""
 
+    name = "Session file"  # the browsable API's title and breadcrumb
+
     renderer_classes = [JSONLinesRenderer]
 
     @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, **problems(401, 404)})
@@ -188,6 +198,8 @@ class SessionFileView(SessionScopedMixin, DownloadView):
 
 class ClubResultsView(DownloadView):
     """GET each player's results over the club's closed sessions (`?from=&to=`, `?format=csv`)."""
+
+    name = "Club results"  # the browsable API's title and breadcrumb
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
 
@@ -218,6 +230,8 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     Answers the settlement: end-pool share-out, chips returned, results in money, the fewest
     transfers and any warnings (unequal deals, a last deal ending in a loo).
     """
+
+    name = "Close the session"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
 
@@ -251,6 +265,8 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
     """POST {"reason": "..."}: reopen a closed session (owner only); the closing's postings are
     reversed and the reopen is logged with who, when and why."""
 
+    name = "Reopen the session"  # the browsable API's title and breadcrumb
+
     permission_classes = [IsClubOwner]
 
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
@@ -270,6 +286,8 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
 
 class SessionClosingsView(SessionScopedMixin, ClubScopedAPIView):
     """GET the session's close/reopen log."""
+
+    name = "Closings"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRead]
 

@@ -15,6 +15,7 @@ from games.reports.charts import chips_chart, pool_chart
 from games.settlement import (
     banker_settlement,
     format_money,
+    left_to_pay,
     minimal_transfers,
     money_results,
 )
@@ -97,6 +98,7 @@ class DealLine:
     violations: list[ViolationLine]
     corrected: bool
     resettled: bool  # settled again after an earlier deal was corrected: figures may differ from paper
+    ended: str = ""  # the verdict's way the deal ended (played, dealer-takes, ...; "" if not given)
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,7 @@ class PlayerLine:
     bought_chips: int
     bought_money: int
     paid_money: int
-    owed_money: int
+    owed_money: int  # for chips: bought less paid (on the spot or later), before any buy-back
     won_chips: int  # net of every deal's deltas
     end_pool_share: int
     chips_now: int  # in hand (before the buy-back)
@@ -116,6 +118,10 @@ class PlayerLine:
     times_dealt: int
     times_looed: int
     violations: int
+    # what the player still hands the banker now, as the payments endpoint accepts it: while
+    # open, owed_money; once closed, what is left after the buy-back was netted against it
+    # (the through-the-banker line's "player pays"), which chips lost on credit can raise
+    owed_to_banker: int = 0
 
 
 @dataclass(frozen=True)
@@ -219,6 +225,7 @@ def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
         ],
         corrected=facts.corrections > 0,
         resettled=facts.resettles > 0,
+        ended=str(v.get("ended") or ""),
     )
 
 
@@ -268,6 +275,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
         for s in seats:
             series[s].append(in_hand[s])
         pool_series.append(pool_now)
+    owed = {s: bought_money[s] - paid_money[s] for s in seats}  # below 0: paid toward a credit loss
+    to_banker = {s: max(owed[s], 0) for s in seats}  # open: what the payments endpoint accepts
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []
@@ -281,6 +290,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
         )
         through = [BankerLineOut(x.player, x.owed, x.buyback, x.banker_pays, x.explanation)
                    for x in lines]
+        to_banker = {s: left_to_pay(owed[s], returned[s] * facts.chip_value) for s in seats}
         transfers = [TransferLine(t.payer, t.payee, t.amount, t.explanation)
                      for t in minimal_transfers(seats, results, facts.currency)]
 
@@ -293,7 +303,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
             bought_chips=bought[s],
             bought_money=bought_money[s],
             paid_money=paid_money[s],
-            owed_money=max(bought_money[s] - paid_money[s], 0),  # paid toward a credit loss: 0
+            owed_money=max(owed[s], 0),  # paid toward a credit loss: 0
             won_chips=won[s],
             end_pool_share=share[s],
             chips_now=in_hand[s],
@@ -303,13 +313,15 @@ def build_report(facts: SessionFacts) -> SessionReport:
             times_dealt=sum(1 for d in deals if d.dealer == s),
             times_looed=sum(1 for d in deals if d.loos.get(s)),
             violations=sum(1 for d in deals for x in d.violations if x.player == s),
+            owed_to_banker=to_banker[s],
         ))
 
     totals = {
         "deals": len(deals),
         "chips_bought": sum(bought.values()),
         "money_bought": sum(bought_money.values()),
-        "money_owed": sum(max(bought_money[s] - paid_money[s], 0) for s in seats),
+        "money_owed": sum(max(owed[s], 0) for s in seats),
+        "money_owed_to_banker": sum(to_banker.values()),
         "chips_returned": sum(facts.returned.values()) if final else 0,  # type: ignore[union-attr]
         "loos_paid": sum(sum(d.loos.values()) for d in deals),
         "penalties_paid": sum(sum(d.penalties.values()) for d in deals),

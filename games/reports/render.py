@@ -9,9 +9,27 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.reports.csvsafe import SafeWriter
-from games.reports.model import SessionReport
+from games.reports.model import DealLine, SessionReport
 
 CSV_TABLES = ("players", "deals", "transfers")
+
+#: the verdict's ``ended`` in words, for the deals table (the CSV and JSON keep the code)
+ENDED_WORDS = {
+    "played": "played out",
+    "dealer-takes": "dealer takes the pool: all the others passed",
+    "conceded": "dealer passed: the one player standing takes the pool",
+    "lone-stander": "one player stood: takes the pool without play",
+    "nobody-stands": "nobody stood: the pool carries",
+    "flush": "a flush was shown",
+    "redeal": "a flush was shown: its holder takes the pool, dealt again",
+    "misdeal": "misdeal: void, the same dealer deals again",
+    "thrown-in": "thrown in after an offence: dealt again",
+}
+
+
+def ended_words(ended: str) -> str:
+    """How a deal ended, in words ("" when the verdict does not say)."""
+    return ENDED_WORDS.get(ended, ended)
 
 
 def report_json(report: SessionReport) -> str:
@@ -33,18 +51,20 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
     if table == "players":
         w.writerow(["player", "display_name", "bought_chips", "bought_money", "paid_money",
                     "owed_money", "won_chips", "end_pool_share", "returned_chips",
-                    "result_chips", "result_money", "times_dealt", "times_looed", "violations"])
+                    "result_chips", "result_money", "times_dealt", "times_looed", "violations",
+                    "owed_to_banker"])  # added last: a reader going by position keeps its columns
         for p in report.players:
             w.writerow([p.name, p.display_name, p.bought_chips, m(p.bought_money),
                         m(p.paid_money), m(p.owed_money), p.won_chips, p.end_pool_share,
                         "" if p.returned_chips is None else p.returned_chips,
                         "" if p.result_chips is None else p.result_chips,
-                        m(p.result_money), p.times_dealt, p.times_looed, p.violations])
+                        m(p.result_money), p.times_dealt, p.times_looed, p.violations,
+                        m(p.owed_to_banker)])
     elif table == "deals":
         w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
                     "pool_after", "standers", "tricks", "payouts", "loos", "penalties",
                     "violations", "corrected", *(f"delta_{s}" for s in report.seats),
-                    "resettled"])  # added last: a reader going by position keeps its columns
+                    "resettled", "ended"])  # added last: a reader going by position keeps its columns
         for d in report.deals:
             violations = " | ".join(
                 f"{v.player} {v.rule} trick {v.trick if v.trick is not None else '-'}"
@@ -54,7 +74,7 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
                         _pairs(d.payouts), _pairs(d.loos), _pairs(d.penalties), violations,
                         "yes" if d.corrected else "no",
                         *(d.deltas.get(s, 0) for s in report.seats),
-                        "yes" if d.resettled else "no"])
+                        "yes" if d.resettled else "no", d.ended])
     else:
         w.writerow(["payer", "payee", "amount", "explanation"])
         for t in report.transfers:
@@ -66,25 +86,53 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     """Template context shared by the web page and the PDF."""
     money = report.money
     players = [{"p": p, "bought": money(p.bought_money), "owed": money(p.owed_money),
-                "result": money(p.result_money)} for p in report.players]
+                "to_banker": money(p.owed_to_banker), "result": money(p.result_money)}
+               for p in report.players]
     shown = {p.name: p.display_name for p in report.players}  # as the players table names them
     banker = [{"b": b, "player": shown.get(b.player, b.player), "owed": money(b.owed),
-               "buyback": money(b.buyback)} for b in report.through_banker]
+               "buyback": money(b.buyback), "settles": _settles(report, b.player, b.banker_pays)}
+              for b in report.through_banker]
     transfers = [{"t": t, "payer": shown.get(t.payer, t.payer),
                   "payee": shown.get(t.payee, t.payee), "amount": money(t.amount)}
                  for t in report.transfers]
     closed_at = ""
     if report.closed_at:
         closed_at = dt.datetime.fromisoformat(report.closed_at).strftime("%d %b %Y %H:%M %Z").strip()
-    deals = [{"d": d, "tricks": _pairs(d.tricks_won), "payouts": _pairs(d.payouts),
-              "loos": _pairs(d.loos), "penalties": _pairs(d.penalties)} for d in report.deals]
+    deals = [{"d": d, "tricks": _tricks(d), "payouts": _pairs(d.payouts),
+              "loos": _pairs(d.loos), "penalties": _pairs(d.penalties),
+              "ended": ended_words(d.ended)} for d in report.deals]
     totals = report.totals
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
+                    "to_banker": money(totals["money_owed_to_banker"]),
                     "result": money(totals["result_money"])}
+    day = dt.date.fromisoformat(report.date).strftime("%d %B %Y")
     return {"report": report, "players": players, "banker_lines": banker,
+            # the header names the date and the session only where the title does not already
+            "day": "" if day in report.title else day.lstrip("0"),
+            "session_no": "" if report.title.startswith(f"Session {report.session_id} ")
+            else report.session_id,
             "totals_money": totals_money, "closed_at": closed_at,
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
+
+
+def _tricks(deal: DealLine) -> str:
+    """The tricks cell: "—" for a deal that ended before any trick was taken (a lone stander's
+    "dan:0" would read as a trick count)."""
+    if deal.ended not in ("", "played") and not any(deal.tricks_won.values()):
+        return "—"
+    return _pairs(deal.tricks_won)
+
+
+def _settles(report: SessionReport, player: str, banker_pays: int) -> str:
+    """A through-the-banker line's money in words: who hands whom how much."""
+    if player == report.banker:
+        return "nothing: the banker's own"
+    if banker_pays > 0:
+        return f"banker pays {report.money(banker_pays)}"
+    if banker_pays < 0:
+        return f"player pays {report.money(-banker_pays)}"
+    return "nothing"
 
 
 def report_html(report: SessionReport, *, for_pdf: bool = False, **extra: Any) -> str:

@@ -24,7 +24,10 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
     links = [("JSON", f"{api}?format=json"), ("CSV: players", f"{api}?format=csv&table=players"),
              ("CSV: deals", f"{api}?format=csv&table=deals"),
              ("CSV: transfers", f"{api}?format=csv&table=transfers"), ("PDF", f"{api}?format=pdf"),
-             ("Club results", reverse("club-results-page", kwargs={"club": club}))]
+             ("Session file (.jsonl)",
+              reverse("session-file", kwargs={"club": club, "session_id": session.pk})),
+             ("Club results", reverse("club-results-page", kwargs={"club": club})),
+             ("Home", reverse("home"))]
     return HttpResponse(report_html(session_report(session), links=links))
 
 
@@ -43,9 +46,17 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     rows = club_results(member.club, date_from, date_to)
     api = reverse("club-results-api", kwargs={"club": club})
     query = request.GET.urlencode()
-    table = [{"r": r, "money_bought": format_money(r.money_bought, r.currency),
-              "result": format_money(r.result, r.currency)} for r in rows]
+    def money(units: int | None, currency: str) -> str:
+        return "" if units is None else format_money(units, currency)
+
+    table = [{"r": r, "money_bought": money(r.money_bought, r.currency),
+              "result": money(r.result, r.currency), "best": money(r.best, r.currency),
+              "worst": money(r.worst, r.currency)} for r in rows]
+    currencies = sorted({r.currency for r in rows})
     return render(request, "reports/club_results.html", {
         "club": member.club, "rows": table, "date_from": date_from, "date_to": date_to,
+        # the money columns' unit: the one currency, else each row's own
+        "unit": currencies[0] if len(currencies) == 1 else "in the row's currency",
         "csv_url": f"{api}?format=csv" + (f"&{query}" if query else ""),
     })
+

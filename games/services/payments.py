@@ -21,6 +21,7 @@ from games.models import ChipPayment, GameSession
 from games.selectors import standing_closing
 from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.sessions import MAX_MONEY, invalid
+from games.settlement import left_to_pay
 from loo_ledger.problems import Problem
 
 
@@ -55,7 +56,7 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         closing = standing_closing(locked)
         returned = closing.returned if closing is not None else {}
         bought_back = returned.get(player, 0) * locked.chip_value
-        still = max(owed - bought_back, 0)  # a buy-back below zero (chips lost on credit) adds
+        still = left_to_pay(owed, bought_back)  # as the report's owed_to_banker says
         if money > still:
             raise invalid([{"field": "money", "player": player,
                             "message": f"{player} owes the banker {still} after the closing "

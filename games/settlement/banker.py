@@ -29,6 +29,15 @@ class BankerLine:
     explanation: str
 
 
+def left_to_pay(owed: int, buyback: int) -> int:
+    """What a player still hands the banker once the session is closed: the money owed for chips
+    (below zero when more was paid than the chips cost) less the buy-back, which the banker nets
+    against it; never below 0 (a buy-back worth more is the banker's to pay). Chips lost on
+    credit (a buy-back below zero) add to it. The payments endpoint accepts up to this much
+    after closing, and the report shows it beside the debt for chips."""
+    return max(owed - buyback, 0)
+
+
 def banker_settlement(
     seats: Sequence[str],
     banker: str,

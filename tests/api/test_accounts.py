@@ -164,9 +164,12 @@ def test_club_list_anonymous_is_401(anon_client):
 def test_creating_a_club_makes_the_creator_its_owner(club, viewer_client):
     response = viewer_client.post("/api/v1/clubs/", {"slug": "ash", "name": "Ash Club"}, format="json")
     assert response.status_code == 201, response.content
-    assert response.json() == {
-        "slug": "ash", "name": "Ash Club", "created_at": response.json()["created_at"], "role": "owner",
+    body = response.json()
+    assert body == {
+        "slug": "ash", "name": "Ash Club", "created_at": body["created_at"], "role": "owner",
+        "links": body["links"],
     }
+    assert body["links"]["sessions"] == "http://testserver/api/v1/clubs/ash/sessions/"
     member = Member.objects.get(club__slug="ash")
     assert (member.name, member.role, member.user.username) == ("vic", Role.OWNER, "vic")
     # vic now sees both clubs, with a different role in each

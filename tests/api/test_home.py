@@ -56,3 +56,93 @@ def test_logging_in_and_out_without_next_lands_on_the_home_page(client, club):
     assert done.status_code == 302 and done["Location"] == "/"
     out = client.post("/api-auth/logout/")
     assert out.status_code == 302 and out["Location"] == "/"
+
+
+def test_sessions_are_told_apart_and_linked_to_their_report_and_file(client, club, member_for):
+    same = [session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                           first_dealer="ann", rules={"preset": "three-card"}, name="Saturday")
+            for _ in range(2)]
+    unnamed = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"})
+    client.force_login(member_for("viewer").user)
+    html = client.get("/").content.decode()
+
+    def row(session):
+        start = html.index(f'<tr data-session="{session.pk}">')
+        return html[start:html.index("</tr>", start)]
+
+    # a bare id read like a count; two "Saturday"s of the same date could not be told apart
+    assert f"<td>Session {unnamed.pk}</td>" in row(unnamed)
+    assert [f"<td>Saturday · session {s.pk}</td>" in row(s) for s in same] == [True, True]
+    assert "<td>Sun 29 Nov 2026</td>" in row(unnamed)
+    links = row(unnamed)
+    assert f'href="/clubs/oak/sessions/{unnamed.pk}/report/">report</a>' in links
+    assert f'href="/api/v1/clubs/oak/sessions/{unnamed.pk}/file" download' in links
+    assert ">ledger (API)</a>" in links  # the raw JSON, said so
+    download = client.get(f"/api/v1/clubs/oak/sessions/{unnamed.pk}/file")
+    assert download.status_code == 200 and download["Content-Disposition"] == (
+        f'attachment; filename="session-{unnamed.pk}.jsonl"')
+
+
+def test_a_club_has_its_own_page_with_every_session(client, club, member_for):
+    from loo_ledger.home import SESSIONS_SHOWN
+
+    sessions = [session_create(club=club, date=dt.date(2026, 11, 1), seats=["ann", "bob"],
+                               first_dealer="ann", rules={"preset": "three-card"})
+                for _ in range(SESSIONS_SHOWN + 1)]
+    assert client.get("/clubs/oak/").status_code == 302  # to the login page
+    client.force_login(member_for("viewer").user)
+    home = client.get("/").content.decode()
+    assert f'<tr data-session="{sessions[0].pk}">' not in home  # the oldest: past the 20 shown
+    assert '<a href="/clubs/oak/">Every session of Oak Card Club</a>' in home
+    page = client.get("/clubs/oak/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert all(f'<tr data-session="{s.pk}">' in html for s in sessions)
+    assert '<a href="/">Home</a>' in html and 'href="/clubs/oak/results/"' in html
+
+
+def test_the_report_page_links_the_session_file_and_home(client, club, member_for):
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"})
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
+    assert f'<a href="/api/v1/clubs/oak/sessions/{session.pk}/file">Session file (.jsonl)</a>' in html
+    assert '<a href="/">Home</a>' in html
+
+
+def test_every_api_view_has_a_name_for_people(client):
+    """The browsable API's titles and breadcrumbs: "Sessions", not "Session List Create"."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+    from rest_framework.views import APIView
+
+    def walk(patterns, prefix=""):
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                yield prefix + str(p.pattern), getattr(p.callback, "cls", None)
+
+    named = {route: cls.name for route, cls in walk(get_resolver().url_patterns)
+             if route.startswith("api/v1/") and cls is not None and issubclass(cls, APIView)
+             and not route.startswith("api/v1/schema") and not route.startswith("api/v1/docs")
+             and not route.startswith("api/v1/redoc")}
+    unnamed = sorted(route for route, name in named.items() if name is None)
+    assert not unnamed, f"views without a name: {unnamed}"
+    assert not [n for n in named.values() if "List Create" in n or n.endswith(" View")]
+    assert named["api/v1/clubs/<slug:club>/sessions/"] == "Sessions"
+    assert named["api/v1/clubs/<slug:club>/sessions/<int:session_id>/deals/"] == "Deals"
+    assert named["api/v1/clubs/"] == "Clubs"
+
+
+def test_the_browsable_api_breadcrumbs_read_as_names(club, member_for, client):
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"})
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/api/v1/clubs/oak/sessions/{session.pk}/deals/",
+                      HTTP_ACCEPT="text/html").content.decode()
+    crumbs = html[html.index('<ul class="breadcrumb">'):]
+    crumbs = crumbs[:crumbs.index("</ul>")]
+    for name in ("loo-ledger API", "Clubs", "Club", "Sessions", "Session", "Deals"):
+        assert f">{name}</a>" in crumbs, name
+    assert "List Create" not in html and "<h1>Deals</h1>" in html

@@ -217,3 +217,78 @@ def test_the_recorder_of_a_payment_cannot_be_deleted_from_under_it(owing, scorer
     with pytest.raises(ProtectedError), transaction.atomic():
         get_user_model().objects.get(username="sam").delete()
     assert ChipPayment.objects.get().created_by.username == "sam"
+
+
+# --- the report owes what a payment may settle ----------------------------------------------
+
+
+def _closed_with_credit(make_session, scorer_client, post_deal, case):
+    """A closed session where bob bought on credit: his buy-back covers the debt ("covered"),
+    part of it ("partly"), or he lost chips on credit and owes more than the chips ("lost")."""
+    from .conftest import DEALS
+
+    if case == "covered":  # 20 paid + 15 on credit, no deal: 350 back against 150 owed
+        session = make_session()
+        scorer_client.post(session_url(session, "purchases/"),
+                           {"player": "bob", "chips": 15, "paid": False}, format="json")
+    else:
+        session = make_session(buy_ins={"ann": 20, "cat": 20, "dan": 20},
+                               allow_credit=case == "lost")
+        chips = 5 if case == "partly" else 1
+        scorer_client.post(session_url(session, "purchases/"),
+                           {"player": "bob", "chips": chips, "paid": False}, format="json")
+        for n, deal in enumerate(DEALS, start=1):
+            assert post_deal(session, n, deal).status_code == 201
+    assert scorer_client.post(session_url(session, "close"), format="json").status_code == 200
+    return session
+
+
+@pytest.mark.parametrize("case, gross, net", [("covered", 150, 0), ("partly", 50, 20),
+                                              ("lost", 10, 20)])
+def test_every_report_format_owes_what_a_payment_may_settle(make_session, scorer_client,
+                                                            post_deal, client, member_for,
+                                                            case, gross, net):
+    import csv
+    import io
+
+    session = _closed_with_credit(make_session, scorer_client, post_deal, case)
+
+    def figures():
+        report = scorer_client.get(session_url(session, "report")).json()
+        bob = next(p for p in report["players"] if p["name"] == "bob")
+        line = next(b for b in report["through_banker"] if b["player"] == "bob")
+        rows = csv.DictReader(io.StringIO(scorer_client.get(
+            session_url(session, "report"), {"format": "csv"}).content.decode()))
+        row = next(r for r in rows if r["player"] == "bob")
+        client.force_login(member_for("scorer").user)
+        html = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
+        bob_row = html[html.index('<tr data-player="bob">'):]
+        bob_row = bob_row[:bob_row.index("</tr>")]
+        return bob, line, row, bob_row, report["totals"]
+
+    bob, line, row, bob_row, totals = figures()
+    # the debt for chips stays what it was (labelled so), the net beside it is what can be paid
+    assert bob["owed_money"] == max(gross, 0) and bob["owed_to_banker"] == net
+    assert max(-line["banker_pays"], 0) == net  # the through-the-banker line says the same
+    assert row["owed_to_banker"] == f"{net / 100:.2f}" and list(row)[-1] == "owed_to_banker"
+    assert f'data-owed-to-banker="{net}"' in bob_row
+    assert totals["money_owed_to_banker"] == net
+    # ...and it is exactly what the payments endpoint accepts now
+    assert f"bob owes the banker {net} after the closing" in problem(
+        pay(scorer_client, session, "bob", net + 1), 400)["errors"][0]["message"]
+    if net:
+        assert pay(scorer_client, session, "bob", net).status_code == 201
+        bob, line, row, bob_row, totals = figures()
+        assert bob["owed_to_banker"] == 0 and line["banker_pays"] == 0
+        assert 'data-owed-to-banker="0"' in bob_row
+
+
+def test_while_open_what_is_owed_to_the_banker_is_the_debt_for_chips(owing, scorer_client,
+                                                                     client, member_for):
+    report = scorer_client.get(session_url(owing, "report")).json()
+    bob = next(p for p in report["players"] if p["name"] == "bob")
+    assert bob["owed_money"] == bob["owed_to_banker"] == 150  # a payment may settle it all
+    assert pay(scorer_client, owing, "bob", 151).status_code == 400
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{owing.pk}/report/").content.decode()
+    assert "Left to pay the banker" not in html  # one figure while open: nothing to net yet

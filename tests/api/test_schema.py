@@ -55,6 +55,18 @@ def test_every_error_response_is_a_problem(schema):
     assert problem["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/ProblemErrorItem"}
 
 
+@pytest.mark.parametrize("path, method, status, code", [
+    ("/api/v1/clubs/{club}/sessions/{session_id}/report", "get", "500", "render-failed"),
+    ("/api/v1/clubs/{club}/sessions/{session_id}/report", "get", "503", "queue-unavailable"),
+    ("/api/v1/clubs/{club}/imports/", "post", "413", "payload-too-large"),
+])
+def test_the_refusals_of_pdfs_and_large_files_are_documented(schema, path, method, status, code):
+    response = schema["paths"][path][method]["responses"][status]
+    assert response["content"] == {
+        "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    assert f"`{code}`" in response["description"]
+
+
 def test_club_scoped_operations_document_tenancy_refusals(schema):
     club_ops = [(p, m, op) for p, m, op in operations(schema) if p.startswith("/api/v1/clubs/{club}")]
     assert club_ops, "no club-scoped operation found"

@@ -6,7 +6,7 @@ import pytest
 from games.models import ChipPurchase, GameSession
 from games.services.ledger import ledger_balances
 
-from .conftest import DEALS, TABLE, problem
+from .conftest import DEALS, TABLE, problem, session_url
 
 pytestmark = pytest.mark.django_db
 
@@ -148,3 +148,49 @@ def test_list_is_paginated(viewer_client, make_session):
         make_session(date=f"2026-11-0{day}", buy_ins={})
     data = viewer_client.get(URL + "?page_size=2").json()
     assert data["count"] == 3 and "results" in data
+
+
+# --- links: where to go from a session or a club ---------------------------------------------
+
+
+def test_a_session_links_what_hangs_off_it(oak_session, scorer_client):
+    base = f"http://testserver/api/v1/clubs/oak/sessions/{oak_session.pk}/"
+    detail = scorer_client.get(session_url(oak_session)).json()
+    listed = scorer_client.get("/api/v1/clubs/oak/sessions/").json()["results"][0]
+    links = detail["links"]
+    assert listed["links"] == links
+    assert links == {
+        "self": base, "deals": base + "deals/", "ledger": base + "ledger",
+        "purchases": base + "purchases/", "payments": base + "payments/",
+        "report": base + "report", "file": base + "file", "closings": base + "closings",
+        "report_page": f"http://testserver/clubs/oak/sessions/{oak_session.pk}/report/"}
+    for name, url in links.items():
+        if name != "report_page":  # a web page: browser login
+            assert scorer_client.get(url).status_code == 200, name
+    # the fields it had are all still there
+    assert {"id", "club", "date", "name", "seats", "status", "deal_count", "next"} <= set(detail)
+
+
+def test_a_new_session_answers_with_its_links(club, scorer_client):
+    response = scorer_client.post("/api/v1/clubs/oak/sessions/", {
+        "date": "2026-11-29", "seats": ["ann", "bob"], "first_dealer": "ann",
+        "rules": {"preset": "three-card"}}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["links"]["self"] == "http://testserver" + response["Location"]
+
+
+def test_a_club_links_what_hangs_off_it(club, viewer_client):
+    club_data = viewer_client.get("/api/v1/clubs/oak/").json()
+    listed = viewer_client.get("/api/v1/clubs/").json()["results"][0]
+    base = "http://testserver/api/v1/clubs/oak/"
+    assert club_data["links"] == listed["links"] == {
+        "self": base, "sessions": base + "sessions/", "members": base + "members/",
+        "results": base + "results", "imports": base + "imports/",
+        "page": "http://testserver/clubs/oak/"}
+    for name in ("self", "sessions", "members", "results"):
+        assert viewer_client.get(club_data["links"][name]).status_code == 200, name
+
+
+def test_the_browsable_api_shows_the_links_as_links(oak_session, scorer_client):
+    html = scorer_client.get(session_url(oak_session), HTTP_ACCEPT="text/html").content.decode()
+    assert f'<a href="http://testserver/api/v1/clubs/oak/sessions/{oak_session.pk}/deals/"' in html

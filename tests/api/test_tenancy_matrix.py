@@ -353,6 +353,7 @@ WEB_PAGES: dict[str, str] = {
     "": PUBLIC,  # the landing page: a member's own clubs and sessions once logged in
     "clubs/<slug:club>/sessions/<int:session_id>/report/": READ,
     "clubs/<slug:club>/results/": READ,
+    "clubs/<slug:club>/": READ,  # the club's own page: every session
 }
 
 

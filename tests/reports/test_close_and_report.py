@@ -331,12 +331,13 @@ def test_report_html_page(closed_session, client, member_for):
     assert "Club <b>Oak Card Club</b>" in html
     total = html[html.index('<tr id="players-total">'):html.index("</tfoot>")]
     cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', total)
-    # chips bought, money bought, owed, won in play, pool share, returned, result chips/money
-    assert cells[:8] == ["340", "85.00", "30.00", str(-9), "9", "340", "0",
+    # chips bought, money bought, owed for chips, left to pay the banker (cat's 30.00 less
+    # his buy-back of 6.75), won in play, pool share, returned, result chips/money
+    assert cells[:9] == ["340", "85.00", "30.00", "23.25", str(-9), "9", "340", "0",
                          "0.00"]
     looed = sum(1 for d in closed_session.deals.all() for p in
                 (d.current.verdict["settlement"]["loo_payments"]) if p)
-    assert cells[9] == str(looed)  # dealt, then looed
+    assert cells[10] == str(looed)  # dealt, then looed
     assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
     assert 'id="settle-how"' in html
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
@@ -347,6 +348,36 @@ def test_report_html_page(closed_session, client, member_for):
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
     assert names and all(f"<tr><td>{n}</td>" in banker for n in names)
+
+
+def test_report_page_says_who_pays_how_each_deal_ended_and_what_its_words_mean(
+        closed_session, client, member_for, viewer_client):
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    # through the banker: the net in its own column, not only in the explanation
+    banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
+    assert "Banker pays / player pays (GBP)</th>" in banker
+    assert 'data-banker-pays="-2325">player pays 23.25</td>' in banker  # cat: 6.75 less 30.00
+    assert 'data-banker-pays="3450">banker pays 34.50</td>' in banker  # bob: 138 chips, paid up
+    # deal 2 is a double pool the dealer took without play: said in words, no "bob:0" tricks
+    row1 = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    row2 = html[html.index('<tr data-deal="2">'):html.index('<tr data-deal="3">')]
+    assert '<td class="ended" data-ended="played">played out</td>' in row1
+    assert ('<td class="ended" data-ended="dealer-takes">dealer takes the pool: all the others '
+            'passed</td>') in row2
+    assert "<td>—</td>" in row2 and "<td>—</td>" not in row1
+    legend = html[html.index('id="deals-legend"'):]
+    assert "<b>simple</b>" in legend and "<b>double</b>" in legend and "<b>Played for</b>" in legend
+    assert 'title="What the tricks share' in html
+    # the date once in the header (the title is the session's name, so the line gives it)
+    header = html[html.index("<h1>"):html.index("</p>")]
+    assert header.count("28 November 2026") == 1 and "2026-11-28" not in header
+    # the JSON and the deals CSV keep the engine's code, the CSV in a last column
+    deals = viewer_client.get(url(closed_session, "report")).json()["deals"]
+    assert [d["ended"] for d in deals[:2]] == ["played", "dealer-takes"]
+    rows = list(csv.reader(io.StringIO(viewer_client.get(
+        url(closed_session, "report"), {"format": "csv", "table": "deals"}).content.decode())))
+    assert rows[0][-2:] == ["resettled", "ended"] and rows[2][-1] == "dealer-takes"
 
 
 def test_open_session_report_is_provisional(hand_session, viewer_client):
@@ -474,6 +505,30 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
         assert 'id="error"' in html and says in html
         for field, typed in query.items():  # what was typed is shown again
             assert f'name="{field}" value="{typed}"' in html
+
+
+def test_club_results_page_names_the_currency_and_best_and_worst(closed_session, club, client,
+                                                                 member_for):
+    import datetime as dt
+
+    from games.services.closing import session_close
+    from games.services.sessions import session_create
+
+    client.force_login(member_for("viewer").user)
+    html = client.get("/clubs/oak/results/").content.decode()
+    assert '<th class="num" id="result-head">Result (GBP)</th>' in html
+    assert "Best session (GBP)" in html and "Worst session (GBP)" in html
+    bob = html[html.index('<tr data-player="bob">'):]
+    bob = bob[:bob.index("</tr>")]
+    assert 'data-best="2950">29.50<' in bob and 'data-worst="2950">29.50<' in bob
+    # a second closed session in euros: each row's money is in its own currency, said so
+    euros = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
+                           first_dealer="ann", rules={"preset": "three-card"}, currency="EUR",
+                           buy_ins={"ann": 10, "bob": 10})
+    session_close(session=euros, user=member_for("scorer").user)
+    html = client.get("/clubs/oak/results/").content.decode()
+    assert "Result (in the row&#x27;s currency)" in html
+    assert html.count('<tr data-player="bob">') == 2
 
 
 def test_club_results_page_without_closed_sessions_says_so(club, client, member_for):

@@ -60,6 +60,8 @@ def test_players_and_money():
     assert [(t.payer, t.payee, t.amount) for t in r.transfers] == [("ann", "cat", 50), ("bob", "cat", 20)]
     # through the banker: cat owed 2.00 for chips and gets 2.70 for 27 chips back
     assert {b.player: b.banker_pays for b in r.through_banker} == {"ann": 150, "bob": 180, "cat": 70}
+    # the buy-backs cover both debts: nobody has anything left to pay the banker
+    assert [p[s].owed_to_banker for s in SEATS] == [0, 0, 0] and r.totals["money_owed_to_banker"] == 0
     assert r.totals["loos_paid"] == 9 and r.totals["corrected_deals"] == 1
     # after the two deals, a last point for the close: the pool of 3 split one each
     assert r.chips_series == {"ann": [20, 24, 24, 25], "bob": [20, 23, 17, 18],
@@ -95,6 +97,7 @@ def test_open_session_has_no_settlement():
     r = build_report(facts(status="open", returned=None, end_pool_shares={}))
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
+    assert [p.owed_to_banker for p in r.players] == [100, 0, 200]  # open: the debt for chips
     # no close yet: the series end with the last deal, as the table's chips in hand do
     assert not r.closing_point and r.pool_series == [0, 6, 3]
     assert {s: v[-1] for s, v in r.chips_series.items()} == {"ann": 24, "bob": 17, "cat": 26}
@@ -115,3 +118,32 @@ def test_html_and_pdf_from_one_model():
     assert 'data-series="cat" data-values="20,17,26,27"' in html
     assert "held 5H when TH was led" in html and "<script" not in html
     assert report_pdf(r).startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("title, header", [
+    # a session without a name is titled by its number and date: the line repeats neither
+    ("Session 7 of 28 November 2026", "Club <b>oak</b> ·"),
+    ("Friday table", "Club <b>oak</b> · 28 November 2026 · session 7 ·"),
+])
+def test_the_header_says_the_date_once(title, header):
+    from games.reports.render import report_html
+
+    html = report_html(build_report(facts(title=title)))
+    top = html[html.index("<h1>"):html.index("</p>")]
+    assert header in top and top.count("28 November 2026") == 1
+    assert top.lower().count("session 7") <= 1
+
+
+@pytest.mark.parametrize("ended, words", [
+    ("lone-stander", "one player stood: takes the pool without play"),
+    ("nobody-stands", "nobody stood: the pool carries"), ("thrown-in", "dealt again"),
+    ("", ""),  # a verdict that does not say (stored before the engine wrote it)
+])
+def test_how_a_deal_ended_in_words(ended, words):
+    from games.reports.render import report_html
+
+    lone = {**D1, "ended": ended, "tricks_won": {"bob": 0}} if ended else D1
+    html = report_html(build_report(facts(deals=[DealFacts(1, lone), DealFacts(2, D2)])))
+    row = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    assert f'data-ended="{ended}">' in row and words in row
+    assert ("<td>—</td>" in row) == bool(ended)  # no "bob:0" tricks for a deal never played
