@@ -85,9 +85,9 @@ def _source(request: Request) -> tuple[str, str]:
 def _sent_file(request: Request) -> tuple[str, str]:
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is not None:
-        if upload.size > MAX_FILE_BYTES:
-            raise Problem(400, detail="The file is larger than 20 MB.", code="validation-error",
-                          errors=[{"field": "file", "message": "Too large."}])
+        if upload.size > MAX_FILE_BYTES:  # as a raw body over the limit is
+            raise Problem(413, detail="The session file is larger than 20 MB.",
+                          code="payload-too-large", errors=[{"field": "file", "message": "Too large."}])
         try:
             return upload.read().decode("utf-8"), upload.name
         except UnicodeDecodeError:
@@ -117,7 +117,7 @@ class ImportListView(ClubScopedAPIView):
                        "the job keeps the choice for its retries.")],
                    responses={202: OpenApiTypes.OBJECT, **problems(
                        400, 401, 403, 404, 409, 422, described={
-                           413: "`payload-too-large`: a raw file over 20 MB, or a JSON body "
+                           413: "`payload-too-large`: a session file over 20 MB (raw or uploaded), or a JSON body "
                                 "over `DATA_UPLOAD_MAX_MEMORY_SIZE` (send a large file raw or "
                                 "as an upload)."})})
     @idempotent(current=job_now)

@@ -362,6 +362,17 @@ def test_a_raw_file_over_the_limit_is_a_413(scorer_client, monkeypatch):
     assert not ImportJob.objects.exists()
 
 
+def test_an_uploaded_file_over_the_limit_is_a_413_too(scorer_client, monkeypatch):
+    from games.imports import api
+    from games.imports.models import ImportJob
+
+    monkeypatch.setattr(api, "MAX_FILE_BYTES", 1000)
+    response = scorer_client.post(IMPORTS, {"file": upload(kit.session_file(4))},
+                                  format="multipart")
+    assert response.status_code == 413 and response.json()["code"] == "payload-too-large"
+    assert not ImportJob.objects.exists()
+
+
 def test_the_same_file_twice_is_refused_unless_allowed(scorer_client, django_capture_on_commit_callbacks):
     from games.models import GameSession
 
