@@ -294,8 +294,11 @@ def test_a_failure_of_a_report_since_changed_is_not_the_new_ones(hand_session, v
 
 def test_report_pdf_in_eager_mode_when_the_report_changed_meanwhile(hand_session, viewer_client,
                                                                     monkeypatch):
-    from games.reports import gather
+    # the views bind session_report when first imported: import them before the patch, so that
+    # they keep the real one (this test may be the first of its process to make a request)
+    from games.reports import api, gather, web
 
+    assert api.session_report is web.session_report is gather.session_report
     original = gather.session_report
 
     def changed_meanwhile(session):  # a rebuy lands between the request's report and the task's
