@@ -7,7 +7,14 @@ from django.db.models import Count, Q
 
 from accounts.models import Member
 from games.models import ChipPurchase, Deal, GameSession
-from games.reports.model import DealFacts, Purchase, SessionFacts, SessionReport, build_report
+from games.reports.model import (
+    DealFacts,
+    Purchase,
+    SessionFacts,
+    SessionReport,
+    build_report,
+    long_date,
+)
 from games.selectors import standing_closing
 from games.services.ledger import paid_later
 
@@ -44,7 +51,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         club_name=session.club.name,
         paid_later=paid_later(session),
         session_id=session.pk,
-        title=session.name or f"Session {session.pk} of {session.date:%d %B %Y}",
+        title=session.name or f"Session {session.pk} of {long_date(session.date)}",
         date=session.date.isoformat(),
         status=session.status,
         seats=list(session.seats),

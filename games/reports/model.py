@@ -7,6 +7,7 @@ or from an engine replay.
 """
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -189,6 +190,11 @@ class SessionReport:
         for t in data["transfers"]:
             t["amount_text"] = self.money(t["amount"])
         return data
+
+
+def long_date(day: dt.date) -> str:
+    """A date as a report writes it out: "5 December 2026" (no padded day)."""
+    return f"{day.day} {day:%B %Y}"
 
 
 def _in_seat_order(seats: Sequence[str], mapping: Mapping[str, int] | None) -> dict[str, int]:

@@ -9,7 +9,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.reports.csvsafe import SafeWriter
-from games.reports.model import DealLine, SessionReport
+from games.reports.model import DealLine, SessionReport, long_date
 
 CSV_TABLES = ("players", "deals", "transfers")
 
@@ -105,10 +105,10 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
                     "to_banker": money(totals["money_owed_to_banker"]),
                     "result": money(totals["result_money"])}
-    day = dt.date.fromisoformat(report.date).strftime("%d %B %Y")
+    day = long_date(dt.date.fromisoformat(report.date))
     return {"report": report, "players": players, "banker_lines": banker,
             # the header names the date and the session only where the title does not already
-            "day": "" if day in report.title else day.lstrip("0"),
+            "day": "" if day in report.title else day,
             "session_no": "" if report.title.startswith(f"Session {report.session_id} ")
             else report.session_id,
             "totals_money": totals_money, "closed_at": closed_at,

@@ -147,3 +147,12 @@ def test_how_a_deal_ended_in_words(ended, words):
     row = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
     assert f'data-ended="{ended}">' in row and words in row
     assert ("<td>—</td>" in row) == bool(ended)  # no "bob:0" tricks for a deal never played
+
+
+def test_a_session_title_writes_the_day_unpadded():
+    import datetime as dt
+
+    from games.reports.model import long_date
+
+    assert long_date(dt.date(2026, 12, 5)) == "5 December 2026"
+    assert long_date(dt.date(2026, 11, 28)) == "28 November 2026"
