@@ -178,7 +178,10 @@ def parse_session_file(text: str) -> SessionFile:
     for a deal line; a purchase or a second header that cannot be used (kind "bad") is not."""
     header: dict[str, Any] | None = None
     sf = SessionFile({})
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    # JSON Lines end at "\n" (or "\r\n") only: str.splitlines() would also break a line at
+    # U+2028, U+2029 or U+0085, which JSON leaves unescaped inside a string
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        raw = raw.removesuffix("\r")
         if not raw.strip():
             continue
         try:

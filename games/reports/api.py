@@ -49,6 +49,12 @@ class JSONLinesRenderer(CSVRenderer):
     format = "jsonl"
 
 
+class NDJSONRenderer(JSONLinesRenderer):
+    """The same file for a client asking by the older name the imports take too."""
+
+    media_type = "application/x-ndjson"
+
+
 class PDFRenderer(BaseRenderer):
     media_type = "application/pdf"
     format = "pdf"
@@ -187,7 +193,7 @@ class SessionFileView(SessionScopedMixin, DownloadView):
 
     name = "Session file"  # the browsable API's title and breadcrumb
 
-    renderer_classes = [JSONLinesRenderer]
+    renderer_classes = [JSONLinesRenderer, NDJSONRenderer]
 
     @extend_schema(responses={(200, "application/jsonl"): OpenApiTypes.STR, **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:

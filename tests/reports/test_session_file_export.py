@@ -76,8 +76,34 @@ def test_the_engine_replays_the_file_to_the_stored_verdicts(hand_session, viewer
     assert [v["violations"] for v in verdicts] == [v["violations"] for v in stored]
 
 
+def test_the_file_answers_either_json_lines_name(hand_session, viewer_client):
+    for media in ("application/jsonl", "application/x-ndjson", "*/*"):
+        response = viewer_client.get(url(hand_session, "file"), HTTP_ACCEPT=media)
+        assert response.status_code == 200, media
+        assert response["Content-Type"].split(";")[0] in ("application/jsonl", media)
+
+
 def test_the_file_refusals(hand_session, outsider_client, anon_client, viewer_client):
     assert outsider_client.get(url(hand_session, "file")).status_code == 404
     assert anon_client.get(url(hand_session, "file")).status_code == 401
     missing = viewer_client.get(f"/api/v1/clubs/oak/sessions/{hand_session.pk + 99}/file")
     assert missing.status_code == 404 and missing["Content-Type"] == "application/problem+json"
+
+
+def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_session, viewer_client,
+                                                                      scorer_client,
+                                                                      django_capture_on_commit_callbacks):
+    # JSON leaves U+2028, U+2029 and U+0085 unescaped in a string; a JSON Lines reader must not
+    # break a line there
+    from games.services.sessions import purchase_record
+
+    GameSession.objects.filter(pk=hand_session.pk).update(name="Fri\u2028day\u0085night")
+    purchase_record(session=hand_session, player="ann", chips=1, memo="a\u2029b")
+    text = viewer_client.get(url(hand_session, "file")).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
+    job = scorer_client.get(job["url"]).json()
+    assert job["status"] == "done", job
+    copy = GameSession.objects.get(pk=job["session"])
+    assert copy.name == "Fri\u2028day\u0085night"
+    assert purchases(copy) == purchases(hand_session)
