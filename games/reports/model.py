@@ -197,6 +197,11 @@ def long_date(day: dt.date) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
+def default_title(session_id: int | str, day: dt.date) -> str:
+    """The title of a session without a name, which says its number and date already."""
+    return f"Session {session_id} of {long_date(day)}"
+
+
 def _in_seat_order(seats: Sequence[str], mapping: Mapping[str, int] | None) -> dict[str, int]:
     """A per-player mapping in seat order (PostgreSQL's jsonb does not keep key order)."""
     mapping = mapping or {}
@@ -282,7 +287,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
             series[s].append(in_hand[s])
         pool_series.append(pool_now)
     owed = {s: bought_money[s] - paid_money[s] for s in seats}  # below 0: paid toward a credit loss
-    to_banker = {s: max(owed[s], 0) for s in seats}  # open: what the payments endpoint accepts
+    # open: what the payments endpoint accepts; a playing banker owes himself nothing
+    to_banker = {s: 0 if s == facts.banker else max(owed[s], 0) for s in seats}
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []
@@ -296,7 +302,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
         )
         through = [BankerLineOut(x.player, x.owed, x.buyback, x.banker_pays, x.explanation)
                    for x in lines]
-        to_banker = {s: left_to_pay(owed[s], returned[s] * facts.chip_value) for s in seats}
+        to_banker = {s: 0 if s == facts.banker else left_to_pay(owed[s], returned[s] * facts.chip_value)
+                     for s in seats}
         transfers = [TransferLine(t.payer, t.payee, t.amount, t.explanation)
                      for t in minimal_transfers(seats, results, facts.currency)]
 

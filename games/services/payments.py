@@ -43,6 +43,10 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         raise invalid([{"field": "money", "player": player,
                         "message": "money is a whole, non-zero number of the smallest currency "
                                    "unit (negative: a refund)."}])
+    if player == locked.banker:
+        raise invalid([{"field": "player", "player": player,
+                        "message": f"{player} is the banker: the banker's own chips are paid "
+                                   "to nobody."}])
     paid = paid_later(locked)
     owed = money_owed(locked, paid=paid).get(player, 0)
     if locked.is_open and money > owed:

@@ -292,3 +292,14 @@ def test_while_open_what_is_owed_to_the_banker_is_the_debt_for_chips(owing, scor
     client.force_login(member_for("viewer").user)
     html = client.get(f"/clubs/oak/sessions/{owing.pk}/report/").content.decode()
     assert "Left to pay the banker" not in html  # one figure while open: nothing to net yet
+
+
+def test_a_playing_banker_does_not_pay_himself(make_session, scorer_client):
+    session = make_session(banker="bob", buy_ins={"ann": 20, "cat": 20, "dan": 20})
+    assert scorer_client.post(session_url(session, "purchases/"),
+                              {"player": "bob", "chips": 5, "paid": False},
+                              format="json").status_code == 201
+    data = problem(pay(scorer_client, session, "bob", 20), 400)
+    assert data["errors"][0]["message"] == ("bob is the banker: the banker's own chips are paid "
+                                            "to nobody.")
+    assert not ChipPayment.objects.exists()

@@ -97,7 +97,7 @@ def test_open_session_has_no_settlement():
     r = build_report(facts(status="open", returned=None, end_pool_shares={}))
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
-    assert [p.owed_to_banker for p in r.players] == [100, 0, 200]  # open: the debt for chips
+    assert [p.owed_to_banker for p in r.players] == [0, 0, 200]  # open: the debt for chips (ann banks)
     # no close yet: the series end with the last deal, as the table's chips in hand do
     assert not r.closing_point and r.pool_series == [0, 6, 3]
     assert {s: v[-1] for s, v in r.chips_series.items()} == {"ann": 24, "bob": 17, "cat": 26}
@@ -156,3 +156,25 @@ def test_a_session_title_writes_the_day_unpadded():
 
     assert long_date(dt.date(2026, 12, 5)) == "5 December 2026"
     assert long_date(dt.date(2026, 11, 28)) == "28 November 2026"
+
+
+def test_a_playing_banker_owes_the_banker_nothing():
+    # ann banks and bought 10 chips (100) on credit: her own line is kept, not owed to herself;
+    # cat (200 on credit, 27 chips back = 270) has nothing left to pay either
+    r = build_report(facts())
+    p = {x.name: x for x in r.players}
+    assert p["ann"].owed_money == 100 and p["ann"].owed_to_banker == 0
+    assert r.totals["money_owed_to_banker"] == sum(x.owed_to_banker for x in r.players)
+    assert build_report(facts(status="open", returned=None)).players[0].owed_to_banker == 0
+
+
+@pytest.mark.parametrize("title, date, shown", [
+    ("Session 7 of 5 November 2026", "2026-11-05", False),   # the default title says it
+    ("Christmas party 25 November 2026", "2026-11-05", True),  # names another day
+])
+def test_the_header_shows_the_date_unless_the_default_title_says_it(title, date, shown):
+    from games.reports.render import report_html
+
+    html = report_html(build_report(facts(title=title, date=date)))
+    top = html[html.index("<h1>"):html.index("</p>")]
+    assert ("5 November 2026 ·" in top) is shown and ("session 7 ·" in top) is shown
