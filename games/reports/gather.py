@@ -13,7 +13,7 @@ from games.reports.model import (
     SessionFacts,
     SessionReport,
     build_report,
-    long_date,
+    default_title,
 )
 from games.selectors import standing_closing
 from games.services.ledger import paid_later
@@ -51,7 +51,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         club_name=session.club.name,
         paid_later=paid_later(session),
         session_id=session.pk,
-        title=session.name or f"Session {session.pk} of {long_date(session.date)}",
+        title=session.name or default_title(session.pk, session.date),
         date=session.date.isoformat(),
         status=session.status,
         seats=list(session.seats),

@@ -9,7 +9,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.reports.csvsafe import SafeWriter
-from games.reports.model import DealLine, SessionReport, long_date
+from games.reports.model import DealLine, SessionReport, default_title, long_date
 
 CSV_TABLES = ("players", "deals", "transfers")
 
@@ -97,7 +97,8 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
                  for t in report.transfers]
     closed_at = ""
     if report.closed_at:
-        closed_at = dt.datetime.fromisoformat(report.closed_at).strftime("%d %b %Y %H:%M %Z").strip()
+        at = dt.datetime.fromisoformat(report.closed_at)
+        closed_at = f"{at.day} {at:%b %Y %H:%M %Z}".strip()
     deals = [{"d": d, "tricks": _tricks(d), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties),
               "ended": ended_words(d.ended)} for d in report.deals]
@@ -105,12 +106,12 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
                     "to_banker": money(totals["money_owed_to_banker"]),
                     "result": money(totals["result_money"])}
-    day = long_date(dt.date.fromisoformat(report.date))
+    day = dt.date.fromisoformat(report.date)
+    said = report.title == default_title(report.session_id, day)  # number and date in the title
     return {"report": report, "players": players, "banker_lines": banker,
             # the header names the date and the session only where the title does not already
-            "day": "" if day in report.title else day,
-            "session_no": "" if report.title.startswith(f"Session {report.session_id} ")
-            else report.session_id,
+            "day": "" if said else long_date(day),
+            "session_no": "" if said else report.session_id,
             "totals_money": totals_money, "closed_at": closed_at,
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}

@@ -346,7 +346,7 @@ def test_report_html_page(closed_session, client, member_for):
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
     row10 = html[html.index('<tr data-deal="10">'):html.index('<tr data-deal="11">')]
     assert ">re-settled</span>" in row10 and ">corrected</span>" not in row10
-    assert re.search(r'closed \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
+    assert re.search(r'closed \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
     banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
