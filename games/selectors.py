@@ -59,7 +59,7 @@ def session_list(*, club: Club) -> QuerySet[GameSession]:
              .annotate(n=Count("pk")).values("n"))
     return (
         GameSession.objects.filter(club=club)
-        .select_related("created_by")
+        .select_related("created_by", "club")  # the club: each session's links name it
         .annotate(deal_count=Coalesce(Subquery(deals), 0))
         .order_by("-date", "-id")
     )

@@ -194,3 +194,15 @@ def test_a_club_links_what_hangs_off_it(club, viewer_client):
 def test_the_browsable_api_shows_the_links_as_links(oak_session, scorer_client):
     html = scorer_client.get(session_url(oak_session), HTTP_ACCEPT="text/html").content.decode()
     assert f'<a href="http://testserver/api/v1/clubs/oak/sessions/{oak_session.pk}/deals/"' in html
+
+
+def test_the_session_list_reads_the_club_once_not_per_session(make_session, scorer_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(5):
+        make_session()
+    with CaptureQueriesContext(connection) as queries:
+        assert scorer_client.get("/api/v1/clubs/oak/sessions/").status_code == 200
+    # each session's links name its club: read with the sessions, not one query each
+    assert not [q for q in queries if q["sql"].startswith('SELECT "accounts_club"')]
