@@ -18,6 +18,20 @@ def env_bool(name: str, default: bool) -> bool:
     return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int) -> int:
+    """A whole number from the environment (unset or empty: ``default``); anything else stops
+    the service with the variable named, not a bare ValueError."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -38,14 +52,14 @@ LOO_HTTPS = env_bool("LOO_HTTPS", not DEBUG)
 if LOO_HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("LOO_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("LOO_HSTS_SECONDS", "3600"))  # raise once it works
+    SECURE_HSTS_SECONDS = env_int("LOO_HSTS_SECONDS", 3600)  # raise once it works
     # whether every subdomain is TLS-only, and preloading, are the domain owner's calls: off
     # unless asked for, and then `check --deploy` need not warn about them
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("LOO_HSTS_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = env_bool("LOO_HSTS_PRELOAD", False)
     SILENCED_SYSTEM_CHECKS = ["security.W005"] * (not SECURE_HSTS_INCLUDE_SUBDOMAINS) + \
         ["security.W021"] * (not SECURE_HSTS_PRELOAD)
-    if int(os.environ.get("LOO_NUM_PROXIES", "0")) > 0:
+    if env_int("LOO_NUM_PROXIES", 0) > 0:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -106,7 +120,7 @@ DATABASES = {
         # seconds a worker keeps its database connection between requests: a new PostgreSQL
         # connection costs ~3 ms, a tenth of recording a deal (bench/service.py). 0 = one per
         # request; production sets it (deploy/env.example), checked before reuse
-        conn_max_age=int(os.environ.get("LOO_DB_CONN_MAX_AGE", "0").strip() or 0),
+        conn_max_age=env_int("LOO_DB_CONN_MAX_AGE", 0),
         conn_health_checks=True,
     )
 }
@@ -163,7 +177,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
     # proxies in front of the service (1 behind nginx/Caddy): the client address is then read
     # from X-Forwarded-For; 0 trusts no such header
-    "NUM_PROXIES": int(os.environ.get("LOO_NUM_PROXIES", "0")),
+    "NUM_PROXIES": env_int("LOO_NUM_PROXIES", 0),
 }
 
 # Rate-limit counters (and any other cache use): Redis when CACHE_URL is set, so that every

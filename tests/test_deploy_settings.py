@@ -50,6 +50,13 @@ def test_database_connections_are_kept_as_env_example_says():
     assert default.stdout.split("\n")[0] == "0 True", default.stdout + default.stderr
 
 
+@pytest.mark.parametrize("name", ["LOO_DB_CONN_MAX_AGE", "LOO_NUM_PROXIES", "LOO_HSTS_SECONDS"])
+def test_a_number_setting_that_is_not_a_number_is_named(name):
+    done = _manage("check", **_production(**{name: "sixty"}))
+    assert done.returncode != 0
+    assert f"{name} must be a whole number, not 'sixty'" in done.stderr
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
