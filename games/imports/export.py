@@ -20,14 +20,13 @@ from games.services.sessions import CLUB_BANKER
 def session_header(session: GameSession) -> dict[str, Any]:
     """The first line. Buy-ins are left to the purchase lines, which keep each one's price,
     memo and whether it was paid, as the header's ``buy_ins`` could not."""
-    header: dict[str, Any] = {
+    return {
         "format": SESSION_FORMAT, "name": session.name, "date": session.date.isoformat(),
         "seats": list(session.seats), "first_dealer": session.first_dealer,
         "rules": session.rules, "pool": 0, "banker": session.banker or CLUB_BANKER,
         "chip_value": session.chip_value, "currency": session.currency,
         "allow_credit": session.allow_credit, "buy_ins": {},
     }
-    return header
 
 
 def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:

@@ -29,9 +29,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import RECORDING_ROLES, Club, Member, lock_club
+from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import GameSession
+from games.rules.session import SESSION_FORMAT
 from games.selectors import NextDeal
 from games.services.closing import is_final_deal
 from games.services.deals import MAX_DEALS, deal_record, session_record
@@ -43,7 +44,6 @@ from loo_ledger.problems import Problem
 
 logger = logging.getLogger(__name__)
 
-SESSION_FORMAT = "loo-session/1"
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
@@ -422,7 +422,7 @@ def _uploader_may_still_record(job: ImportJob) -> None:
     # uploader's (its rows point at the login) while holding the job's row (a deadlock)
     member = (Member.objects.select_for_update(of=("self",)).select_related("user")
               .filter(club_id=job.club_id, user_id=job.created_by_id).first())
-    if member is None or member.role not in RECORDING_ROLES or not member.user.is_active:
+    if member is None or not member.can_record or not member.user.is_active:
         who = member.user.get_username() if member else "the uploader"
         raise ImportRefused([], detail=f"{who} may no longer record in this club (the role "
                                        "changed after the upload); nothing was stored")

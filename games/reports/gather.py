@@ -17,8 +17,7 @@ from games.reports.model import (
 )
 from games.selectors import standing_closing
 from games.services.ledger import paid_later
-
-CLUB_BANKER = "club"
+from games.services.sessions import CLUB_BANKER
 
 
 def banker_name(session: GameSession) -> str:

@@ -27,6 +27,16 @@ def settled(session: GameSession) -> list[tuple]:
              d.current.pool_after) for d in session.deals.select_related("current").order_by("number")]
 
 
+def reimported(session: GameSession, viewer_client, scorer_client, capture) -> GameSession:
+    """The session exported by a viewer, then imported by a scorer: the session it made."""
+    text = viewer_client.get(url(session, "file")).content.decode()
+    with capture(execute=True):
+        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
+    job = scorer_client.get(job["url"]).json()
+    assert job["status"] == "done", job
+    return GameSession.objects.get(pk=job["session"])
+
+
 def test_the_file_holds_the_session_as_it_stands(hand_session, viewer_client):
     response = viewer_client.get(url(hand_session, "file"))
     assert response.status_code == 200
@@ -56,12 +66,8 @@ def test_the_file_holds_the_session_as_it_stands(hand_session, viewer_client):
 def test_the_file_imports_to_the_same_chips_pool_and_deals(hand_session, viewer_client,
                                                             scorer_client,
                                                             django_capture_on_commit_callbacks):
-    text = viewer_client.get(url(hand_session, "file")).content.decode()
-    with django_capture_on_commit_callbacks(execute=True):
-        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
-    job = scorer_client.get(job["url"]).json()
-    assert job["status"] == "done", job
-    copy = GameSession.objects.get(pk=job["session"])
+    copy = reimported(hand_session, viewer_client, scorer_client,
+                      django_capture_on_commit_callbacks)
     assert settled(copy) == settled(hand_session)
     assert purchases(copy) == purchases(hand_session)
     assert viewer_client.get(url(copy, "ledger")).json()["totals"] == \
@@ -99,11 +105,7 @@ def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_sessi
 
     GameSession.objects.filter(pk=hand_session.pk).update(name="Fri\u2028day\u0085night")
     purchase_record(session=hand_session, player="ann", chips=1, memo="a\u2029b")
-    text = viewer_client.get(url(hand_session, "file")).content.decode()
-    with django_capture_on_commit_callbacks(execute=True):
-        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
-    job = scorer_client.get(job["url"]).json()
-    assert job["status"] == "done", job
-    copy = GameSession.objects.get(pk=job["session"])
+    copy = reimported(hand_session, viewer_client, scorer_client,
+                      django_capture_on_commit_callbacks)
     assert copy.name == "Fri\u2028day\u0085night"
     assert purchases(copy) == purchases(hand_session)
