@@ -11,6 +11,7 @@ from tests.engine.dealkit import (
     winners,
 )
 from tests.engine.test_three_card_double import BASE, MISS
+from tests.engine.test_three_card_simple import RETRO
 
 SEATS = "ann bob cat dan"
 
@@ -50,6 +51,34 @@ def test_flush_is_refused_without_three_trumps():
                  actions="ann stand; bob stand; cat stand; dan pass; cat flush")
     errors = record_errors(rec)
     assert any(e["player"] == "cat" and e["index"] == 4 for e in errors), errors
+
+
+# A flush held but never shown (docs/engine.md interpretation 18): cat holds 2D 3D 4D with 7D
+# turned, stands and plays. The seeds have the holder announce or show it ("اعلام میکند",
+# 000:89; "вскрывает его", 001:57; the Russian redeal form "если игроку сдали три козыря",
+# 001:39) and name nothing for one kept back, so the deal is settled as it was played.
+# ann AD KH 5C, bob 8S 9S TS; dan passes.
+# T1 ann AD (the trump ace must lead), bob 8S (no diamond, no trump), cat 2D (cannot head) -> ann
+# T2 ann KH (no trump left), bob 9S, cat 3D (void in hearts: must trump) -> cat
+# T3 cat 4D, ann 5C, bob TS -> cat
+UNSHOWN = """ann stand; bob stand; cat stand; dan pass
+ann AD; bob 8S; cat 2D
+ann KH; bob 9S; cat 3D
+cat 4D; ann 5C; bob TS"""
+
+
+@pytest.mark.parametrize("flush", ["three-trumps", "three-trumps-redeal"])
+def test_a_flush_nobody_shows_is_settled_as_played(flush):
+    rec = record(SEATS, "dan", turnup="7D", pool=6, rules=rules(flush=flush), actions=UNSHOWN,
+                 hands={"ann": ["AD", "KH", "5C"], "bob": ["8S", "9S", "TS"],
+                        "cat": ["2D", "3D", "4D"]})
+    v = play(rec)
+    assert v["ended"] == "played" and "flushes" not in v and violations(v) == []
+    assert winners(v) == ["ann", "cat", "cat"]
+    # P = 6 + 3 = 9, a trick 3: ann 3, cat 6; bob looed 3 -> next pool 3 (shown, the flush
+    # would have taken all 9 and looed ann and bob, or thrown the cards in under the redeal form)
+    assert_settled(v, payouts={"ann": 3, "cat": 6}, loos={"bob": 3}, pool_after=3,
+                   deltas={"ann": 3, "bob": -3, "cat": 6, "dan": -3})
 
 
 def test_three_trumps_redeal_same_dealer_again():
@@ -142,6 +171,23 @@ def test_bold_stand_does_not_apply_to_a_looed_pool():
                     actions="ann pass; bob pass; cat pass"))
     assert v["tricks"] == []
     assert_settled(v, payouts={"dan": 6}, pool_after=0, deltas={"dan": 3})
+
+
+def test_bold_stand_changes_nothing_where_an_empty_pool_is_a_simple_pool():
+    """Under ``pools: simple-and-double`` a pool holding only the dealer's ante is a simple
+    pool, where nobody may pass anyway (000:33, "فرصتی برای انصراف ندارند"); the Portuguese
+    source of the option deals the miss on every deal (003:23, 003:31), so the option is
+    accepted and bites only at always-double tables (docs/engine.md interpretation 10)."""
+    passing = record(SEATS, "dan", turnup="8S", pool=0, rules=rules(bold_stand=True),
+                     actions="ann pass\n" + RETRO)
+    assert record_errors(passing) == record_errors(passing, rules())
+    # the simple pool of test_three_card_simple, played alike: P = 3, cat 2, ann 1; bob, dan
+    # looed 3
+    v = play(record(SEATS, "dan", turnup="8S", pool=0, rules=rules(bold_stand=True),
+                    actions=RETRO))
+    assert v["pool_kind"] == "simple" and winners(v) == ["cat", "cat", "ann"]
+    assert_settled(v, payouts={"cat": 2, "ann": 1}, loos={"bob": 3, "dan": 3}, pool_after=6,
+                   deltas={"ann": 1, "bob": -3, "cat": 2, "dan": -6})
 
 
 def test_without_bold_stand_play_after_all_pass_is_a_record_error():
