@@ -125,8 +125,12 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Serialise writers instead of failing with "database is locked" under concurrent requests.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # Serialise writers instead of failing with "database is locked" under concurrent requests,
+    # and keep readers reading while a writer works (a long import, a correction re-settling a
+    # session): the write-ahead log lets the pages and the API read the last committed state.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;",
+    })
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -108,3 +108,21 @@ def test_an_empty_database_url_is_the_sqlite_default(url, tmp_path):
     done = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url, LOO_VAR_DIR=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(tmp_path / "db.sqlite3")
+
+
+def test_the_sqlite_default_lets_readers_read_while_a_writer_works(tmp_path):
+    # A long import or correction holds the write lock for seconds: in SQLite's rollback
+    # journal an exclusive writer shuts every reader out ("database is locked"); in its
+    # write-ahead log readers go on reading the last committed state.
+    code = (
+        "import sqlite3; from django.db import connection as c; cur = c.cursor(); "
+        "print(cur.execute('PRAGMA journal_mode').fetchone()[0]); "
+        "cur.execute('CREATE TABLE pool (chips INTEGER)'); "
+        "cur.execute('INSERT INTO pool VALUES (12)'); "
+        "cur.execute('BEGIN EXCLUSIVE'); cur.execute('UPDATE pool SET chips = 15'); "
+        "reader = sqlite3.connect(c.settings_dict['NAME'], timeout=0); "
+        "print(reader.execute('SELECT chips FROM pool').fetchone()[0])"
+    )
+    done = _manage("shell", "-v", "0", "-c", code, LOO_VAR_DIR=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["wal", "12"]
