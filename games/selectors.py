@@ -113,8 +113,9 @@ def session_next(session: GameSession) -> NextDeal:
 
 
 def listed_next(session: GameSession) -> NextDeal:
-    """``session_next`` from what ``session_list_with_next`` read with the session (no query),
-    as fresh as the session row; a session read otherwise asks the database."""
+    """An open session's ``session_next`` from what ``session_list_with_next`` read with the
+    session (no query), as fresh as the session row; a session read otherwise asks the
+    database. (A closed session has no next deal: its figures were not read.)"""
     if not hasattr(session, "next_pool"):
         return session_next(session)
     return _next_after(session, session.next_after, session.next_after_verdict, session.next_pool)
