@@ -1,10 +1,15 @@
 """The landing page: what a newcomer sees at `/` — their clubs, sessions and where to go next;
-and a club's own page at `/clubs/{club}/`: every session of the club (members only)."""
+and a club's own page at `/clubs/{club}/`: every session of the club (members only), a page
+at a time."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from rest_framework.settings import api_settings
 
 from accounts.models import Member
 from accounts.tenancy import resolve_membership
@@ -26,10 +31,48 @@ def home_page(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"clubs": clubs})
 
 
+class PageRefused(Exception):
+    """``?page=`` names no page: ``status`` 400 (not a page number) or 404 (past the last)."""
+
+    def __init__(self, status: int, message: str):
+        self.status, self.message = status, message
+        super().__init__(message)
+
+
+def page_of(request: HttpRequest, paginator: Paginator) -> Page:
+    """The page ``?page=`` asks for (from 1; none: the first), as the API's lists page: a page
+    past the last is not found. Raises ``PageRefused`` saying why."""
+    asked = request.GET.get("page", "1")
+    if not (asked.isascii() and asked.isdigit() and int(asked) >= 1):
+        raise PageRefused(400, f"page must be a whole number from 1, not {asked!r}.")
+    if int(asked) > paginator.num_pages:
+        raise PageRefused(404, f"There is no page {int(asked)}: the last is page "
+                               f"{paginator.num_pages}.")
+    return paginator.page(int(asked))
+
+
+def page_links(request: HttpRequest, page: Page) -> dict[str, Any]:
+    """The newer and older pages' links (the first page is the bare path), and where this is."""
+    def link(number: int) -> str:
+        return request.path if number == 1 else f"{request.path}?page={number}"
+
+    return {"number": page.number, "of": page.paginator.num_pages,
+            "newer": link(page.previous_page_number()) if page.has_previous() else "",
+            "older": link(page.next_page_number()) if page.has_next() else "",
+            "first": link(1), "last": link(page.paginator.num_pages)}
+
+
 @login_required
 def club_page(request: HttpRequest, club: str) -> HttpResponse:
-    """One club: every session with its report and downloads (outsiders: 404)."""
+    """One club: its sessions, newest first, with their report and downloads (outsiders: 404);
+    as many a page as the API's session list (``PAGE_SIZE``), so page N here is page N there."""
     member = resolve_membership(request.user, club)
+    entry: dict[str, Any] = {"club": member.club, "role": member.role, "sessions": []}
     sessions = GameSession.objects.filter(club=member.club).order_by("-date", "-id")
-    return render(request, "club.html", {"entry": {"club": member.club, "role": member.role,
-                                                   "sessions": list(sessions)}})
+    try:
+        page = page_of(request, Paginator(sessions, api_settings.PAGE_SIZE))
+    except PageRefused as refused:
+        return render(request, "club.html", {"entry": entry, "error": refused.message},
+                      status=refused.status)
+    entry["sessions"] = list(page.object_list)
+    return render(request, "club.html", {"entry": entry, "pages": page_links(request, page)})

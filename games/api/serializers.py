@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
-from games.selectors import session_next
+from games.selectors import listed_next
 from games.services.sessions import MAX_CHIPS, MAX_MONEY
 
 from .schema import RecordField, RulesField, VerdictField
@@ -62,7 +62,7 @@ class SessionSerializer(serializers.ModelSerializer):
     @extend_schema_field(NextDealSerializer(allow_null=True))
     def get_next(self, obj: GameSession) -> dict[str, Any] | None:
         """The next deal's number, dealer and pool (null once the session is closed)."""
-        return session_next(obj).as_dict() if obj.is_open else None
+        return listed_next(obj).as_dict() if obj.is_open else None
 
 
 class SessionCreateSerializer(serializers.Serializer):

@@ -22,7 +22,7 @@ from accounts.tenancy import (
     lock_club_and_recheck,
 )
 from games.models import ChipPayment, ChipPurchase, Deal, GameSession
-from games.selectors import deal_get, deal_list, session_get, session_list
+from games.selectors import deal_get, deal_list, session_get, session_list_with_next
 from games.services.deals import Correction, deal_correct, deal_record
 from games.services.engine import engine_replay, record_problem
 from games.services.idempotency import HEADER, idempotent
@@ -98,7 +98,7 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
     queryset = GameSession.objects.none()
 
     def select(self) -> QuerySet[GameSession]:
-        return session_list(club=self.club)
+        return session_list_with_next(club=self.club)  # each open session's next deal with it
 
     @extend_schema(request=s.SessionCreateSerializer, responses={201: s.SessionSerializer, **WRITE_ERRORS},
                    parameters=[IDEMPOTENCY_PARAM])

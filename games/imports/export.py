@@ -3,7 +3,8 @@
 The file is the session as it stands: each deal's current record and every chip purchase, in
 the order they were posted, so importing it (``POST imports/``) rebuilds the same chips, pool
 and deals, and ``python -m games.rules replay`` replays it. What a session file cannot hold stays
-out: revisions and their reasons, money paid later, the closing.
+out: revisions and their reasons, money paid later, the closing. One line a deal and one a
+purchase: a session holds no more of either than the import reads (``games.services.limits``).
 """
 from __future__ import annotations
 

@@ -5,7 +5,9 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 "banker": "club" | seat, "chip_value": int, "buy_ins": {seat: chips}}` (optional `date`,
 `name`, `currency`, `allow_credit`); every later line is a deal record (`loo-deal/1`). As an
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
-records a rebuy between deals. Blank lines are skipped; line numbers count from 1.
+records a rebuy between deals. Blank lines are skipped; line numbers count from 1. A file holds
+at most what a session does (``games.services.limits``): what the export writes of any stored
+session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
@@ -34,8 +36,9 @@ from games.imports.models import ImportJob
 from games.models import GameSession
 from games.rules.session import SESSION_FORMAT
 from games.selectors import NextDeal
+from games.services import limits
 from games.services.closing import is_final_deal
-from games.services.deals import MAX_DEALS, deal_record, session_record
+from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
 from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
@@ -47,8 +50,6 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
-#: lines after the header: a session's deals and room for its purchases
-MAX_LINES = MAX_DEALS + 2 * MAX_DEALS
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -178,6 +179,7 @@ def parse_session_file(text: str) -> SessionFile:
     for a deal line; a purchase or a second header that cannot be used (kind "bad") is not."""
     header: dict[str, Any] | None = None
     sf = SessionFile({})
+    most_lines = limits.session_file_lines()
     # JSON Lines end at "\n" (or "\r\n") only: str.splitlines() would also break a line at
     # U+2028, U+2029 or U+0085, which JSON leaves unescaped inside a string
     for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
@@ -212,18 +214,35 @@ def parse_session_file(text: str) -> SessionFile:
             sf.lines.append(Line(number, "purchase", purchase))
         else:
             sf.lines.append(Line(number, "deal", data))
-        if len(sf.lines) > MAX_LINES:
-            raise ImportRefused([_err(number, f"more than {MAX_LINES:,} lines after the header: "
-                                      f"a session holds at most {MAX_DEALS:,} deals; split the "
-                                      "file")])
+        if len(sf.lines) > most_lines:
+            raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
+                                      f"header: a session holds at most "
+                                      f"{limits.MAX_DEALS:,} deals and {limits.MAX_PURCHASES:,} "
+                                      "purchases; split the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
-    deal_lines = sf.deal_lines
-    if len(deal_lines) > MAX_DEALS:
-        raise ImportRefused([_err(deal_lines[MAX_DEALS], f"deal {MAX_DEALS + 1:,}: a session "
-                                  f"holds at most {MAX_DEALS:,} deals; split the file")])
     sf.header = header
+    _refuse_past_limits(sf)
     return sf
+
+
+def _refuse_past_limits(sf: SessionFile) -> None:
+    """Refuse a file with more deals or purchases than a session holds (``limits``), naming the
+    first line past the cap. The header's buy-ins are purchases too, made before any line."""
+    most = limits.MAX_DEALS
+    deal_lines = sf.deal_lines
+    if len(deal_lines) > most:
+        raise ImportRefused([_err(deal_lines[most], f"deal {most + 1:,}: a session holds at "
+                                  f"most {most:,} deals; split the file")])
+    most = limits.MAX_PURCHASES
+    buy_ins = sf.header.get("buy_ins")
+    opening = sum(1 for n in buy_ins.values() if n) if isinstance(buy_ins, dict) else 0
+    purchase_lines = [x.number for x in sf.lines if x.kind == "purchase"]
+    if opening + len(purchase_lines) > most:
+        line = purchase_lines[most - opening] if opening <= most else 1
+        raise ImportRefused([_err(line, f"purchase {most + 1:,}: a session holds at most "
+                                  f"{most:,} purchases (the header's buy-ins among them); "
+                                  "split the file")])
 
 
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from games.models import Deal, DealRevision, GameSession, Violation
 from games.rules.version import RECORD_FORMAT
 from games.selectors import NextDeal, session_next
+from games.services import limits
 from games.services.closing import is_final_deal
 from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
 from games.services.ledger import (
@@ -84,10 +85,6 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     return rec
 
 
-#: the most deals one session holds: an evening is a hundred or so; the cap keeps one session
-#: (its imports, ledger and report) from being made large enough to tie up a worker
-MAX_DEALS = 1_000
-
 #: the largest pool a deal revision can hold (its pool columns are 32-bit integers)
 MAX_POOL = 2_147_483_647
 
@@ -142,10 +139,9 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
     nxt = session_next(locked)
     if number != nxt.number:
         raise number_conflict(number, nxt)
-    if number > MAX_DEALS:
-        raise Problem(409, "Session full", code="session-full", max_deals=MAX_DEALS,
-                      detail=f"A session holds at most {MAX_DEALS:,} deals: close this one and "
-                             "open another for the deals that follow.")
+    if number > limits.MAX_DEALS:
+        raise limits.session_full("deals", limits.MAX_DEALS,
+                                  "close this one and open another for the deals that follow.")
     last = Deal.objects.filter(session=locked, number=number - 1).select_related("current").first()
     if last is not None and is_final_deal(last.current.record, last.current.verdict):
         raise Problem(409, "Final deal played",

@@ -19,6 +19,7 @@ from django.db import transaction
 from accounts.models import Member, Role
 from games.models import ChipPayment, GameSession
 from games.selectors import standing_closing
+from games.services import limits
 from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.sessions import MAX_MONEY, invalid
 from games.settlement import left_to_pay
@@ -33,8 +34,12 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     Refused (400) when the player is not seated, the amount is zero, or it would pay more than
     is owed or refund more than was paid. The session may be open or closed; after closing a
     payment settles only what the buy-back left owing, and a refund is an owner's call (403).
+    Refused, 409 ``session-full``, once the session holds ``limits.MAX_PAYMENTS``.
     """
     locked = session_lock(session)  # one writer at a time: two payments cannot both pass
+    if ChipPayment.objects.filter(session=locked).count() >= limits.MAX_PAYMENTS:
+        raise limits.session_full("payments", limits.MAX_PAYMENTS,
+                                  "no more can be recorded for it.")
     if player not in locked.seats:
         raise invalid([{"field": "player", "player": player,
                         "message": f"'{player}' is not seated in this session."}])

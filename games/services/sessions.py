@@ -10,6 +10,7 @@ from django.db import transaction
 
 from accounts.models import Club, Member
 from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
+from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
 from games.services.ledger import ledger_post, next_posting, session_lock
 from loo_ledger.problems import Problem
@@ -124,9 +125,13 @@ def purchase_record(
     user: Any = None,
 ) -> ChipPurchase:
     """A player buys ``chips`` from the banker at the chip value; ``money``, when given, must
-    be that price (a check on what the scorer keyed in)."""
+    be that price (a check on what the scorer keyed in). Refused, 409 ``session-full``, once the
+    session holds ``limits.MAX_PURCHASES`` (buy-ins included)."""
     locked = session_lock(session)
     require_open(locked)
+    if ChipPurchase.objects.filter(session=locked).count() >= limits.MAX_PURCHASES:
+        raise limits.session_full("purchases", limits.MAX_PURCHASES,
+                                  "close this one and open another for the play that follows.")
     errors = []
     if player not in locked.seats:
         errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})

@@ -187,11 +187,11 @@ def test_a_json_string_holding_a_nul_character_is_refused_whole(oak_session, pos
 
 def test_a_session_holds_at_most_max_deals(oak_session, post_deal, monkeypatch):
     from games.models import Deal
-    from games.services import deals
+    from games.services import limits
 
     from .conftest import DEALS
 
-    monkeypatch.setattr(deals, "MAX_DEALS", 2)  # (1,000 in service)
+    monkeypatch.setattr(limits, "MAX_DEALS", 2)  # (1,000 in service)
     for n in (1, 2):
         assert post_deal(oak_session, n, DEALS[n - 1]).status_code == 201
     data = problem(post_deal(oak_session, 3, DEALS[2]), 409)

@@ -104,6 +104,62 @@ def test_a_club_has_its_own_page_with_every_session(client, club, member_for):
     assert '<a href="/">Home</a>' in html and 'href="/clubs/oak/results/"' in html
 
 
+def test_the_club_page_shows_its_sessions_a_page_at_a_time_as_the_api_lists_them(
+        client, club, member_for):
+    import re
+
+    from rest_framework.settings import api_settings
+
+    from games.models import GameSession
+
+    size = api_settings.PAGE_SIZE  # (50)
+    GameSession.objects.bulk_create(  # the rows alone: the page lists them, nothing more
+        GameSession(club=club, date=dt.date(2026, 1, 1) + dt.timedelta(days=n), seats=["ann", "bob"],
+                    first_dealer="ann", rules={}, resolved_rules={}) for n in range(2 * size + 1))
+    client.force_login(member_for("viewer").user)
+
+    def page(query: str = "") -> tuple[list[int], str]:
+        response = client.get(f"/clubs/oak/{query}")
+        assert response.status_code == 200, query
+        html = response.content.decode()
+        return [int(pk) for pk in re.findall(r'<tr data-session="(\d+)">', html)], html
+
+    def api_page(number: int) -> list[int]:
+        return [row["id"] for row in client.get(
+            f"/api/v1/clubs/oak/sessions/?page={number}").json()["results"]]
+
+    first, html = page()
+    assert first == api_page(1) and len(first) == size
+    assert first[0] == GameSession.objects.latest("date").pk  # newest first
+    assert '<span>Page 1 of 3</span>' in html and "Newer" not in html
+    assert '<a href="/clubs/oak/?page=2" rel="next">Older ›</a>' in html
+    assert '<a href="/clubs/oak/?page=3">Oldest »</a>' in html
+    second, html = page("?page=2")
+    assert second == api_page(2)
+    assert '<a href="/clubs/oak/" rel="prev">‹ Newer</a>' in html
+    assert '<a href="/clubs/oak/?page=3" rel="next">Older ›</a>' in html
+    assert "Newest" not in html and "Oldest" not in html  # the pages next to it are the ends
+    third, html = page("?page=3")
+    assert third == api_page(3) == [GameSession.objects.earliest("date").pk]
+    assert '<a href="/clubs/oak/">« Newest</a>' in html and "Older" not in html
+    assert sorted(first + second + third) == sorted(GameSession.objects.values_list("pk", flat=True))
+    for query, status, message in (
+            ("?page=0", 400, "page must be a whole number from 1, not &#x27;0&#x27;."),
+            ("?page=two", 400, "page must be a whole number from 1, not &#x27;two&#x27;."),
+            ("?page=4", 404, "There is no page 4: the last is page 3.")):
+        response = client.get(f"/clubs/oak/{query}")
+        html = response.content.decode()
+        assert response.status_code == status and message in html, (query, html)
+        assert 'href="/clubs/oak/">The newest sessions</a>' in html and "<tr data-session" not in html
+
+
+def test_a_club_without_sessions_has_one_page(client, club, member_for):
+    client.force_login(member_for("viewer").user)
+    for query in ("", "?page=1"):
+        html = client.get(f"/clubs/oak/{query}").content.decode()
+        assert "No sessions yet." in html and "Page 1" not in html
+
+
 def test_the_report_page_links_the_session_file_and_home(client, club, member_for):
     session = session_create(club=club, date=dt.date(2026, 11, 29), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"})

@@ -55,6 +55,17 @@ def test_the_report_counts_it_as_paid(owing, scorer_client):
     assert report["totals"]["money_owed"] == 90
 
 
+def test_a_session_holds_at_most_max_payments(owing, scorer_client, monkeypatch):
+    from games.services import limits
+
+    monkeypatch.setattr(limits, "MAX_PAYMENTS", 2)  # (2,000 in service)
+    assert [pay(scorer_client, owing, "bob", 50).status_code for _ in range(2)] == [201, 201]
+    data = problem(pay(scorer_client, owing, "bob", 50), 409)
+    assert (data["code"], data["max_payments"]) == ("session-full", 2)
+    assert data["detail"] == "A session holds at most 2 payments: no more can be recorded for it."
+    assert ChipPayment.objects.count() == 2 and owed(scorer_client, owing)["bob"] == 50
+
+
 def test_paying_off_the_rest_and_a_refund(owing, scorer_client):
     assert pay(scorer_client, owing, "bob", 150).status_code == 201
     assert owed(scorer_client, owing)["bob"] == 0

@@ -77,6 +77,22 @@ def test_closed_session_refuses_purchases(oak_session, scorer_client):
     assert data["code"] == "session-closed"
 
 
+def test_a_session_holds_at_most_max_purchases_buy_ins_included(oak_session, scorer_client,
+                                                                 monkeypatch):
+    from games.services import limits
+
+    monkeypatch.setattr(limits, "MAX_PURCHASES", 5)  # (2,000 in service): 4 buy-ins, a rebuy
+    url = session_url(oak_session, "purchases/")
+    assert scorer_client.post(url, {"player": "ann", "chips": 5}, format="json").status_code == 201
+    entries = LedgerEntry.objects.count()
+    data = problem(scorer_client.post(url, {"player": "bob", "chips": 5}, format="json"), 409)
+    assert (data["code"], data["max_purchases"], data["type"]) == (
+        "session-full", 5, "/problems/session-full")
+    assert data["detail"] == ("A session holds at most 5 purchases: close this one and open "
+                              "another for the play that follows.")
+    assert ChipPurchase.objects.count() == 5 and LedgerEntry.objects.count() == entries
+
+
 @pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
 def test_purchase_refused_by_role(api_client_for, oak_session, role, status):
     problem(api_client_for(role).post(session_url(oak_session, "purchases/"), {"player": "ann", "chips": 5},

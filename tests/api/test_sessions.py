@@ -206,3 +206,31 @@ def test_the_session_list_reads_the_club_once_not_per_session(make_session, scor
         assert scorer_client.get("/api/v1/clubs/oak/sessions/").status_code == 200
     # each session's links name its club: read with the sessions, not one query each
     assert not [q for q in queries if q["sql"].startswith('SELECT "accounts_club"')]
+
+
+def test_the_session_list_reads_every_next_deal_in_a_fixed_number_of_queries(
+        make_session, post_deal, scorer_client, django_assert_num_queries):
+    """Each open session's ``next`` (its last deal's verdict, the pool) is read with the list,
+    not with two queries a session, and says what the session's own page says."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def listed() -> dict[int, dict | None]:
+        return {row["id"]: row["next"] for row in scorer_client.get(URL).json()["results"]}
+
+    make_session()
+    with CaptureQueriesContext(connection) as one_session:
+        listed()
+    queries = len(one_session)  # (now: the next request's start clears the connection's log)
+    for deals in (0, 1, 2, 3, 1):  # (the 3rd deal leaves the pool empty; the last is closed)
+        session = make_session()
+        for number, deal in enumerate(DEALS[:deals], start=1):
+            assert post_deal(session, number, deal).status_code == 201
+    GameSession.objects.filter(pk=session.pk).update(status=GameSession.Status.CLOSED)
+    make_session(first_dealer="ann")
+    with django_assert_num_queries(queries):
+        rows = listed()
+    assert len(rows) == 7 and rows[session.pk] is None  # closed: no next deal
+    assert rows == {pk: scorer_client.get(f"{URL}{pk}/").json()["next"] for pk in rows}
+    assert sorted((n["number"], n["dealer"], n["pool"]) for n in rows.values() if n) == [
+        (1, "ann", 0), (1, "cat", 0), (1, "cat", 0), (2, "dan", 6), (3, "ann", 3), (4, "bob", 0)]

@@ -421,14 +421,29 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
 
 def test_a_file_with_more_deals_than_a_session_holds_is_refused_unread(
         scorer_client, django_capture_on_commit_callbacks, monkeypatch):
-    from games.imports import services
     from games.models import GameSession
+    from games.services import limits
 
-    monkeypatch.setattr(services, "MAX_DEALS", 5)  # (1,000 in service: this file holds 53)
+    monkeypatch.setattr(limits, "MAX_DEALS", 5)  # (1,000 in service: this file holds 53)
     job = post_file(scorer_client, kit.session_file(), django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     [error] = job["errors"]
     assert error["message"] == "deal 6: a session holds at most 5 deals; split the file"
+    assert not GameSession.objects.exists()
+
+
+def test_a_file_with_more_purchases_than_a_session_holds_is_refused_unread(
+        scorer_client, django_capture_on_commit_callbacks, monkeypatch):
+    from games.models import GameSession
+    from games.services import limits
+
+    # the header's 4 buy-ins are purchases too: room for 12 of the file's 13 purchase lines
+    monkeypatch.setattr(limits, "MAX_PURCHASES", 16)  # (2,000 in service)
+    last = max(i for i, line in enumerate(kit.session_lines(), start=1) if "purchase" in line)
+    job = post_file(scorer_client, kit.session_file(), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert job["errors"] == [{"line": last, "message": "purchase 17: a session holds at most 16 "
+                              "purchases (the header's buy-ins among them); split the file"}]
     assert not GameSession.objects.exists()
 
 

@@ -2,11 +2,21 @@
 to the same chips, pool and deals and replays through the engine's own session reader."""
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import json
 
-from games.models import ChipPurchase, GameSession
+import pytest
+
+from games.imports.export import session_file_text
+from games.imports.services import ImportRefused, parse_session_file
+from games.models import ChipPurchase, Deal, DealRevision, GameSession
 from games.rules import replay_session
+from games.services import limits
+from games.services.deals import deal_record
+from games.services.sessions import purchase_record, session_create
+from loo_ledger.problems import Problem
+from tests.api.conftest import problem
 from tests.reports import sessionkit as kit
 from tests.reports.conftest import url
 
@@ -109,3 +119,87 @@ def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_sessi
                       django_capture_on_commit_callbacks)
     assert copy.name == "Fri\u2028day\u0085night"
     assert purchases(copy) == purchases(hand_session)
+
+
+def fill_in_bulk(session: GameSession, deals: int, purchases: int) -> None:
+    """``deals`` deals and ``purchases`` purchases made at once, with stand-in records and
+    verdicts and no ledger postings: rows as many as the export reads, without the time it takes
+    to replay and post each one (the test is about how many, not about each)."""
+    made = Deal.objects.bulk_create(Deal(session=session, number=n, posting=2 * n)
+                                    for n in range(1, deals + 1))
+    revisions = DealRevision.objects.bulk_create(
+        DealRevision(deal=d, revision=1, status="valid", dealer="ann", pool_before=0,
+                     pool_after=0, record={"format": "loo-deal/1", "number": d.number},
+                     verdict={"next": {"dealer": "ann", "pool": 0}}) for d in made)
+    for deal, revision in zip(made, revisions, strict=True):
+        deal.current = revision
+    Deal.objects.bulk_update(made, ["current"])
+    ChipPurchase.objects.bulk_create(
+        ChipPurchase(session=session, player="bob", chips=1, money=1, posting=2 * n + 1)
+        for n in range(purchases))
+
+
+def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, ledger_may_break):
+    """At the service's own limits: a session holding all the deals and purchases it may is
+    refused one more of each, and its file is one the import reads (one line more is not)."""
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"})
+    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES)
+    with pytest.raises(Problem) as refused:
+        purchase_record(session=session, player="bob", chips=1)
+    assert (refused.value.status_code, refused.value.extensions["max_purchases"]) == (409, 2_000)
+    with pytest.raises(Problem) as refused:
+        deal_record(session=session, number=limits.MAX_DEALS + 1, record={})
+    assert (refused.value.status_code, refused.value.extensions["max_deals"]) == (409, 1_000)
+
+    text = session_file_text(session)
+    sf = parse_session_file(text)
+    assert (sf.deals, len(sf.lines)) == (1_000, 3_000) == (
+        limits.MAX_DEALS, limits.session_file_lines())
+
+    def refusal(lines: list[str]) -> dict:
+        with pytest.raises(ImportRefused) as refused:
+            parse_session_file("".join(lines))
+        [error] = refused.value.errors
+        return error
+
+    lines = text.splitlines(keepends=True)
+    last_deal = max(i for i, line in enumerate(lines) if '"loo-deal/1"' in line)
+    last_purchase = max(i for i, line in enumerate(lines) if '"purchase"' in line)
+    purchase, deal = lines[last_purchase], lines[last_deal]
+    assert refusal([*lines, purchase]) == {"line": 3_002, "message": (
+        "more than 3,000 lines after the header: a session holds at most 1,000 deals and 2,000 "
+        "purchases; split the file")}
+    # a purchase more and a deal fewer, or the other way round: as many lines as a file holds,
+    # refused at the line past the cap (the file's last line either way)
+    assert last_purchase == len(lines) - 1
+    lines[last_deal] = purchase
+    assert refusal(lines) == {"line": last_purchase + 1, "message": (
+        "purchase 2,001: a session holds at most 2,000 purchases (the header's buy-ins among "
+        "them); split the file")}
+    lines[last_deal], lines[last_purchase] = deal, deal
+    assert refusal(lines) == {"line": last_purchase + 1, "message": (
+        "deal 1,001: a session holds at most 1,000 deals; split the file")}
+
+
+def test_a_session_at_its_limits_exports_and_imports_back_and_takes_no_more(
+        hand_session, viewer_client, scorer_client, django_capture_on_commit_callbacks,
+        monkeypatch):
+    """The whole way round, through the API, with the limits lowered to what the session holds."""
+    held = ChipPurchase.objects.filter(session=hand_session).count()  # buy-ins and rebuys
+    monkeypatch.setattr(limits, "MAX_DEALS", kit.N_DEALS)  # (1,000 in service)
+    monkeypatch.setattr(limits, "MAX_PURCHASES", held)  # (2,000 in service)
+    copy = reimported(hand_session, viewer_client, scorer_client,
+                      django_capture_on_commit_callbacks)
+    assert settled(copy) == settled(hand_session)
+    assert purchases(copy) == purchases(hand_session)
+    for session in (hand_session, copy):
+        more = problem(scorer_client.post(url(session, "purchases/"),
+                                          {"player": "ann", "chips": 20}, format="json"), 409)
+        assert (more["code"], more["max_purchases"]) == ("session-full", held)
+        assert more["detail"].startswith(f"A session holds at most {held} purchases: close")
+        deal = problem(scorer_client.post(url(session, "deals/"), {
+            "number": kit.N_DEALS + 1, "record": kit.deal_record(kit.N_DEALS + 1)},
+            format="json"), 409)
+        assert (deal["code"], deal["max_deals"]) == ("session-full", kit.N_DEALS)
+    assert ChipPurchase.objects.filter(session=copy).count() == held
