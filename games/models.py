@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from games.services.limits import MAX_MEMO_CHARS, MAX_NAME_CHARS
+
 #: Ledger accounts that are not seats.
 POOL = "pool"
 BANK = "bank"
@@ -32,7 +34,7 @@ class GameSession(models.Model):
 
     club = models.ForeignKey("accounts.Club", on_delete=models.PROTECT, related_name="game_sessions")
     date = models.DateField()
-    name = models.CharField(max_length=120, blank=True)
+    name = models.CharField(max_length=MAX_NAME_CHARS, blank=True)
     seats = models.JSONField(help_text="Member names, clockwise.")
     first_dealer = models.CharField(max_length=32)
     rules = models.JSONField(help_text="Rules as submitted: a preset plus house options.")
@@ -161,7 +163,7 @@ class ChipPurchase(models.Model):
     money = models.PositiveBigIntegerField(help_text="Smallest currency units.")
     paid = models.BooleanField(default=True, help_text="Paid on the spot (else owed).")
     posting = models.PositiveIntegerField()
-    memo = models.CharField(max_length=200, blank=True)
+    memo = models.CharField(max_length=MAX_MEMO_CHARS, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -182,7 +184,7 @@ class ChipPayment(models.Model):
     session = models.ForeignKey(GameSession, on_delete=models.PROTECT, related_name="payments")
     player = models.CharField(max_length=32)
     money = models.BigIntegerField(help_text="Smallest currency units; negative: a refund.")
-    memo = models.CharField(max_length=200, blank=True)
+    memo = models.CharField(max_length=MAX_MEMO_CHARS, blank=True)
     # PROTECT, not SET_NULL: the table refuses the UPDATE that SET_NULL would make
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

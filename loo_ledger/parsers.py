@@ -10,9 +10,6 @@ from rest_framework.parsers import JSONParser
 
 #: deepest nesting accepted (a deal record inside a request is about five levels deep)
 MAX_DEPTH = 32
-#: the largest file the service takes, uploaded or as a raw body (a session file of 1,000 deals
-#: is well below it)
-MAX_FILE_BYTES = 20 * 1024 * 1024
 
 #: What no stored string may hold. NUL: PostgreSQL's text and jsonb refuse it. A UTF-16
 #: surrogate (U+D800-U+DFFF): json.loads takes one from a lone ``"\ud800"`` escape (a valid

@@ -92,7 +92,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("payload-too-large", 413, "Request body too large",
                     "The body is larger than the service reads at once "
                     "(`DATA_UPLOAD_MAX_MEMORY_SIZE`); a large session file goes up as a raw "
-                    "`application/x-ndjson` (or multipart) upload to the imports endpoint."),
+                    "`application/x-ndjson` (or multipart) upload to the imports endpoint, "
+                    "up to the import's cap (`max_file_bytes`): what a session at every limit "
+                    "exports, with room to spare."),
         ProblemType("method-not-allowed", 405, "Method not allowed",
                     "This endpoint does not support this HTTP method."),
         ProblemType("not-acceptable", 406, "Not acceptable",

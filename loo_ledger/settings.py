@@ -167,6 +167,13 @@ STORAGES = {
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
+# The most of a request body read into memory (Django's default, named): a JSON body, a form.
+# A deal or a correction is far below it, a record at its bound (games/services/limits.py,
+# 16 KiB) even with every character sent as an ASCII escape, so an oversized record is a 400
+# naming that bound; past 2.5 MB a body is a 413. A session file goes up raw or as an upload,
+# which this does not count: the import's own cap (limits.max_file_bytes) bounds it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
 LOGIN_URL = "/api-auth/login/"
 LOGIN_REDIRECT_URL = LOGOUT_REDIRECT_URL = "/"  # the home page, whichever form was used
 

@@ -3,6 +3,7 @@ service refuses to start without a secret key once DEBUG is off."""
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -126,3 +127,14 @@ def test_the_sqlite_default_lets_readers_read_while_a_writer_works(tmp_path):
     done = _manage("shell", "-v", "0", "-c", code, LOO_VAR_DIR=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["wal", "12"]
+
+
+def test_the_proxys_body_limit_lets_a_session_file_at_the_imports_cap_through():
+    # nginx's own 413 (an HTML page) must not refuse a file the service takes: the cap, and
+    # room for an upload's multipart framing
+    from games.services import limits
+
+    readme = (ROOT / "deploy" / "README.md").read_text()
+    [megabytes] = re.findall(r"client_max_body_size (\d+)m;", readme)
+    assert int(megabytes) * limits.MIB >= limits.max_file_bytes() + 64 * 1024
+    assert f"session files up to {limits.max_file_bytes() // limits.MIB} MiB" in readme

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import listed_next
-from games.services.sessions import MAX_CHIPS, MAX_MONEY
+from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS
 
 from .schema import RecordField, RulesField, VerdictField
 
@@ -67,7 +67,8 @@ class SessionSerializer(serializers.ModelSerializer):
 
 class SessionCreateSerializer(serializers.Serializer):
     date = serializers.DateField()
-    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    name = serializers.CharField(max_length=MAX_NAME_CHARS, required=False, allow_blank=True,
+                                 default="")
     seats = serializers.ListField(child=serializers.CharField(max_length=32), min_length=2,
                                   help_text="Member names, clockwise.")
     first_dealer = serializers.CharField(max_length=32)

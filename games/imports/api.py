@@ -17,9 +17,19 @@ from games.api.schema import problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry
+from games.services import limits
 from games.services.idempotency import idempotent
-from loo_ledger.parsers import MAX_FILE_BYTES, StorableJSONParser
+from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
+
+
+def file_too_large(**extra: Any) -> Problem:
+    """413: a session file over the import's cap (``limits.max_file_bytes``), named."""
+    most = limits.max_file_bytes()
+    return Problem(413, detail=f"The session file is larger than {most:,} bytes "
+                   f"({most // limits.MIB} MiB), the most the import reads: more than a session "
+                   "holds (split it into sessions).", code="payload-too-large",
+                   max_file_bytes=most, **extra)
 
 
 class JSONLinesParser(BaseParser):
@@ -28,10 +38,10 @@ class JSONLinesParser(BaseParser):
     media_type = "application/x-ndjson"
 
     def parse(self, stream, media_type=None, parser_context=None):  # type: ignore[override]
-        raw = stream.read(MAX_FILE_BYTES + 1) if stream is not None else b""
-        if len(raw) > MAX_FILE_BYTES:
-            raise Problem(413, detail="The session file is larger than 20 MB.",
-                          code="payload-too-large")
+        most = limits.max_file_bytes()
+        raw = stream.read(most + 1) if stream is not None else b""
+        if len(raw) > most:
+            raise file_too_large()
         try:
             return {"source": raw.decode("utf-8")}
         except UnicodeDecodeError as exc:
@@ -85,9 +95,8 @@ def _source(request: Request) -> tuple[str, str]:
 def _sent_file(request: Request) -> tuple[str, str]:
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is not None:
-        if upload.size > MAX_FILE_BYTES:  # as a raw body over the limit is
-            raise Problem(413, detail="The session file is larger than 20 MB.",
-                          code="payload-too-large", errors=[{"field": "file", "message": "Too large."}])
+        if upload.size > limits.max_file_bytes():  # as a raw body over the limit is
+            raise file_too_large(errors=[{"field": "file", "message": "Too large."}])
         try:
             return upload.read().decode("utf-8"), upload.name
         except UnicodeDecodeError:
@@ -117,8 +126,11 @@ class ImportListView(ClubScopedAPIView):
                        "the job keeps the choice for its retries.")],
                    responses={202: OpenApiTypes.OBJECT, **problems(
                        400, 401, 403, 404, 409, 422, described={
-                           413: "`payload-too-large`: a session file over 20 MB (raw or uploaded), or a JSON body "
-                                "over `DATA_UPLOAD_MAX_MEMORY_SIZE` (send a large file raw or "
+                           413: "`payload-too-large`: a session file (raw or uploaded) over "
+                                "the import's cap, `max_file_bytes` "
+                                f"({limits.max_file_bytes() // limits.MIB} MiB: what a session at "
+                                "every limit exports, and a quarter more), or a JSON body over "
+                                "`DATA_UPLOAD_MAX_MEMORY_SIZE` (2.5 MB: send a large file raw or "
                                 "as an upload)."})})
     @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:

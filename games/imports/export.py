@@ -4,30 +4,18 @@ The file is the session as it stands: each deal's current record and every chip 
 the order they were posted, so importing it (``POST imports/``) rebuilds the same chips, pool
 and deals, and ``python -m games.rules replay`` replays it. What a session file cannot hold stays
 out: revisions and their reasons, money paid later, the closing. One line a deal and one a
-purchase: a session holds no more of either than the import reads (``games.services.limits``).
+purchase, each no larger than a session holds (``games.services.limits``), so the file is one
+the import reads: no more lines, no more bytes.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 from games.models import ChipPurchase, Deal, GameSession
-from games.rules.session import SESSION_FORMAT
 from games.services.deals import stored_record
-from games.services.sessions import CLUB_BANKER
-
-
-def session_header(session: GameSession) -> dict[str, Any]:
-    """The first line. Buy-ins are left to the purchase lines, which keep each one's price,
-    memo and whether it was paid, as the header's ``buy_ins`` could not."""
-    return {
-        "format": SESSION_FORMAT, "name": session.name, "date": session.date.isoformat(),
-        "seats": list(session.seats), "first_dealer": session.first_dealer,
-        "rules": session.rules, "pool": 0, "banker": session.banker or CLUB_BANKER,
-        "chip_value": session.chip_value, "currency": session.currency,
-        "allow_credit": session.allow_credit, "buy_ins": {},
-    }
+from games.services.limits import session_line
+from games.services.sessions import purchase_line, session_header
 
 
 def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
@@ -36,8 +24,8 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
     deals = [(d.posting, 1, stored_record(d.current.record))
              for d in Deal.objects.filter(session=session, current__isnull=False)
              .select_related("current")]
-    purchases = [(p.posting, 0, {"purchase": {"player": p.player, "chips": p.chips,
-                                              "money": p.money, "paid": p.paid, "memo": p.memo}})
+    purchases = [(p.posting, 0, purchase_line(player=p.player, chips=p.chips, money=p.money,
+                                              paid=p.paid, memo=p.memo))
                  for p in ChipPurchase.objects.filter(session=session)]
     for _posting, _kind, line in sorted(deals + purchases, key=lambda x: (x[0], x[1])):
         yield line
@@ -45,5 +33,4 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
 
 def session_file_text(session: GameSession) -> str:
     """The whole file: one JSON object a line, UTF-8 as written (no ASCII escapes)."""
-    return "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
-                   for line in session_lines(session))
+    return "".join(session_line(line) + "\n" for line in session_lines(session))

@@ -6,8 +6,8 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 `name`, `currency`, `allow_credit`); every later line is a deal record (`loo-deal/1`). As an
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
 records a rebuy between deals. Blank lines are skipped; line numbers count from 1. A file holds
-at most what a session does (``games.services.limits``): what the export writes of any stored
-session imports back.
+at most what a session does (``games.services.limits``: as many deals and purchases, each no
+larger, in no more bytes): what the export writes of any stored session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
@@ -41,7 +41,13 @@ from games.services.closing import is_final_deal
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
-from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
+from games.services.sessions import (
+    CLUB_BANKER,
+    memo_problem,
+    price_problem,
+    purchase_record,
+    session_create,
+)
 from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
 
@@ -272,6 +278,8 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     if not isinstance(buy_ins, dict) or any(
             s not in seats or not isinstance(n, int) or n < 0 for s, n in buy_ins.items()):
         errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips", field="buy_ins"))
+    if "name" in h and (problem := limits.text_problem(h["name"], limits.MAX_NAME_CHARS, "name")):
+        errors.append(_err(1, f"the session's {problem}", field="name"))
     if "date" in h:
         try:
             dt.date.fromisoformat(str(h["date"]))
@@ -315,6 +323,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             problem = price_problem(p["chips"], p.get("money"), table.chip_value)
             if problem:
                 errors.append(_err(line.number, problem, player=p["player"], field="money"))
+            if (problem := memo_problem(_memo(p))) is not None:
+                errors.append(_err(line.number, problem, player=p["player"], field="memo"))
             held[p["player"]] += p["chips"]
             continue
         stated = line.data.get("number")
@@ -372,18 +382,32 @@ def _where(e: dict[str, Any]) -> dict[str, Any]:
     return {k: e.get(k) for k in ("index", "player", "card", "field")}
 
 
+def _memo(purchase: dict[str, Any]) -> str:
+    """A purchase line's memo as it is stored ("rebuy" when the line has none)."""
+    return str(purchase.get("memo", "rebuy"))
+
+
+def _refused_at(line: int, exc: Problem) -> ImportRefused:
+    """A service's refusal while storing, as the errors of the file's ``line``."""
+    return ImportRefused([_err(line, e.get("message", str(exc.detail)), **_where(e))
+                          for e in exc.errors or [{"message": str(exc.detail)}]])
+
+
 def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                        progress: Progress | None = None, hold: Callable[[int], None] | None = None,
                        ) -> GameSession:
     """Create the session and record every purchase and deal (the caller holds the transaction)."""
     h = sf.header
-    session = session_create(
-        club=club, date=dt.date.fromisoformat(str(h["date"])) if h.get("date") else timezone.localdate(),
-        seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
-        banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
-        allow_credit=bool(h.get("allow_credit", False)), name=h.get("name", ""),
-        buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,
-    )
+    try:
+        session = session_create(
+            club=club, date=dt.date.fromisoformat(str(h["date"])) if h.get("date") else timezone.localdate(),
+            seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
+            banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
+            allow_credit=bool(h.get("allow_credit", False)), name=h.get("name", ""),
+            buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,
+        )
+    except Problem as exc:  # what only the session can check: the header's line
+        raise _refused_at(1, exc) from exc
     number, total = 0, sf.deals
     for line in sf.lines:
         try:
@@ -391,13 +415,12 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                 p = line.data
                 purchase_record(session=session, player=p["player"], chips=p["chips"],
                                 money=p.get("money"), paid=bool(p.get("paid", True)),
-                                memo=str(p.get("memo", "rebuy")), user=user)
+                                memo=_memo(p), user=user)
                 continue
             number += 1
             deal_record(session=session, number=number, record=line.data, user=user)
         except Problem as exc:
-            raise ImportRefused([_err(line.number, e.get("message", str(exc.detail)), **_where(e))
-                                 for e in exc.errors or [{"message": str(exc.detail)}]]) from exc
+            raise _refused_at(line.number, exc) from exc
         if progress:
             progress("storing", number, total)
         if hold:

@@ -27,6 +27,7 @@ from games.services.ledger import (
     post_settlement,
     session_lock,
 )
+from games.services.limits import MAX_POOL
 from games.services.sessions import require_open
 from loo_ledger.problems import Problem
 
@@ -41,7 +42,10 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     """The record completed with what the session knows (seats, number, dealer, pool).
 
     Whatever the client stated must agree: seats, number, rules, the dealer whose turn it is and
-    the pool the ledger holds; each disagreement is reported saying what was expected.
+    the pool the ledger holds; each disagreement is reported saying what was expected. Then it
+    must fit its session-file line: at most ``limits.MAX_RECORD_BYTES`` as the export would write
+    it (``limits.record_bytes``; else a 400), so that every session stored exports into a file
+    the import takes back.
     """
     if not isinstance(record, Mapping):
         raise _mismatch([{"field": "record", "message": "The record must be a JSON object."}])
@@ -82,11 +86,10 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if expected.sits_out is not None:
         rec.setdefault("redeal", True)
         rec.setdefault("sits_out", list(expected.sits_out))
+    size = limits.record_bytes(stored_record(rec))
+    if size > limits.MAX_RECORD_BYTES:
+        raise limits.record_too_large(number, size)
     return rec
-
-
-#: the largest pool a deal revision can hold (its pool columns are 32-bit integers)
-MAX_POOL = 2_147_483_647
 
 
 def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool) -> dict[str, Any]:

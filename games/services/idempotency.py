@@ -34,7 +34,7 @@ from rest_framework.response import Response
 
 from accounts.models import Club
 from games.models import IdempotencyKey
-from loo_ledger.parsers import MAX_FILE_BYTES
+from games.services import limits
 from loo_ledger.problems import Problem
 
 HEADER = "Idempotency-Key"
@@ -56,9 +56,9 @@ class _FingerprintEncoder(DjangoJSONEncoder):
 def upload_digest(upload: UploadedFile) -> dict[str, Any]:
     """An uploaded file's name, size and sha256 of its bytes (read in chunks, the file left at
     its start for the view), so that another file under the same name is another request. A
-    file over ``MAX_FILE_BYTES`` is not read: the view refuses it, so no stored answer can be
-    its, and its size stands in."""
-    if upload.size is None or upload.size > MAX_FILE_BYTES:
+    file over the import's cap (``limits.max_file_bytes``) is not read: the view refuses it, so
+    no stored answer can be its, and its size stands in."""
+    if upload.size is None or upload.size > limits.max_file_bytes():
         return {"name": upload.name, "size": upload.size}
     digest = hashlib.sha256()
     for chunk in upload.chunks():

@@ -21,7 +21,8 @@ from games.models import ChipPayment, GameSession
 from games.selectors import standing_closing
 from games.services import limits
 from games.services.ledger import money_owed, paid_later, session_lock
-from games.services.sessions import MAX_MONEY, invalid
+from games.services.limits import MAX_MONEY
+from games.services.sessions import invalid, memo_problem
 from games.settlement import left_to_pay
 from loo_ledger.problems import Problem
 
@@ -31,8 +32,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                    user: Any = None) -> ChipPayment:
     """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
 
-    Refused (400) when the player is not seated, the amount is zero, or it would pay more than
-    is owed or refund more than was paid. The session may be open or closed; after closing a
+    Refused (400) when the player is not seated, the amount is zero, the memo is longer than
+    ``limits.MAX_MEMO_CHARS``, or it would pay more than is owed or refund more than was paid. The session may be open or closed; after closing a
     payment settles only what the buy-back left owing, and a refund is an owner's call (403).
     Refused, 409 ``session-full``, once the session holds ``limits.MAX_PAYMENTS``.
     """
@@ -48,6 +49,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
         raise invalid([{"field": "money", "player": player,
                         "message": "money is a whole, non-zero number of the smallest currency "
                                    "unit (negative: a refund)."}])
+    if (problem := memo_problem(memo)) is not None:
+        raise invalid([{"field": "memo", "message": problem}])
     if player == locked.banker:
         raise invalid([{"field": "player", "player": player,
                         "message": f"{player} is the banker: the banker's own chips are paid "
@@ -76,5 +79,5 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                         "message": f"{player} has paid {paid.get(player, 0)} later and cannot "
                                    f"be refunded {-money}."}])
     return ChipPayment.objects.create(session=locked, player=player, money=money,
-                                      memo=memo[:200], created_by=user)
+                                      memo=memo, created_by=user)
 

@@ -1,4 +1,4 @@
-"""Creating sessions and recording chip purchases."""
+"""Creating sessions and recording chip purchases, and the session file's lines for each."""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,15 +10,34 @@ from django.db import transaction
 
 from accounts.models import Club, Member
 from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
+from games.rules.session import SESSION_FORMAT
 from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
 from games.services.ledger import ledger_post, next_posting, session_lock
+from games.services.limits import MAX_CHIPS, MAX_MONEY
 from loo_ledger.problems import Problem
 
 CLUB_BANKER = "club"
-#: bounds that keep every integer inside its database column (no 500 on absurd input)
-MAX_CHIPS = 1_000_000_000
-MAX_MONEY = 10**15
+
+
+def session_header(session: GameSession) -> dict[str, Any]:
+    """The session's line in its session file, the first (``games.imports.export``). Buy-ins
+    are left to the purchase lines, which keep each one's price, memo and whether it was paid,
+    as the header's ``buy_ins`` could not. (``str`` of the date: its ISO form, and a session
+    not yet saved may hold the string a caller gave.)"""
+    return {
+        "format": SESSION_FORMAT, "name": session.name, "date": str(session.date),
+        "seats": list(session.seats), "first_dealer": session.first_dealer,
+        "rules": session.rules, "pool": 0, "banker": session.banker or CLUB_BANKER,
+        "chip_value": session.chip_value, "currency": session.currency,
+        "allow_credit": session.allow_credit, "buy_ins": {},
+    }
+
+
+def purchase_line(*, player: str, chips: int, money: int, paid: bool, memo: str) -> dict[str, Any]:
+    """A chip purchase's line in the session file, which the import reads back as a purchase."""
+    return {"purchase": {"player": player, "chips": chips, "money": money, "paid": paid,
+                         "memo": memo}}
 
 
 def price_problem(chips: int, money: Any, chip_value: int) -> str | None:
@@ -36,6 +55,12 @@ def price_problem(chips: int, money: Any, chip_value: int) -> str | None:
     if price > MAX_MONEY:
         return f"{chips} chips at {chip_value} cost more than {MAX_MONEY}, the most one purchase can be."
     return None
+
+
+def memo_problem(memo: Any) -> str | None:
+    """Why ``memo`` cannot be a purchase's or a payment's memo (None when it can)."""
+    problem = limits.text_problem(memo, limits.MAX_MEMO_CHARS, "memo")
+    return None if problem is None else f"The {problem}."
 
 
 def invalid(errors: list[dict[str, Any]]) -> Problem:
@@ -91,6 +116,8 @@ def session_create(
         errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
     if not isinstance(chip_value, int) or not 1 <= chip_value <= MAX_CHIPS:
         errors.append({"field": "chip_value", "message": "chip_value is a whole number of currency units, at least 1."})
+    if (problem := limits.text_problem(name, limits.MAX_NAME_CHARS, "name")) is not None:
+        errors.append({"field": "name", "message": f"The session's {problem}."})
     if not re.fullmatch(r"[A-Z]{3}", currency or ""):
         errors.append({"field": "currency", "message": "Use a three-letter ISO 4217 code such as GBP."})
     for seat, chips in (buy_ins or {}).items():
@@ -102,11 +129,17 @@ def session_create(
         raise invalid(errors)
     resolved = rules_resolve(rules)
     rules_check_seats(resolved, seats)
-    session = GameSession.objects.create(
+    session = GameSession(
         club=club, date=date, name=name, seats=seats, first_dealer=first_dealer, rules=dict(rules),
         resolved_rules=resolved, banker=banker, chip_value=chip_value, currency=currency,
         allow_credit=allow_credit, created_by=user,
     )
+    header = limits.line_bytes(session_header(session))
+    if header > limits.MAX_HEADER_BYTES:  # (the name and the rules' own bounds keep it far below)
+        raise invalid([{"field": "header", "message": (
+            f"The session's line in its session file (name, seats, rules) would be {header:,} "
+            f"bytes; it may be at most {limits.MAX_HEADER_BYTES:,}.")}])
+    session.save(force_insert=True)
     for seat in seats:
         if (buy_ins or {}).get(seat):
             purchase_record(session=session, player=seat, chips=buy_ins[seat], user=user, memo="buy-in")
@@ -144,11 +177,13 @@ def purchase_record(
         problem = price_problem(chips, money, locked.chip_value)
         if problem:
             errors.append({"field": "money", "player": player, "message": problem})
+    if (problem := memo_problem(memo)) is not None:
+        errors.append({"field": "memo", "message": problem})
     if errors:
         raise invalid(errors)
     money = chips * locked.chip_value
     purchase = ChipPurchase.objects.create(
-        session=locked, player=player, chips=chips, money=money, paid=paid, memo=memo[:200],
+        session=locked, player=player, chips=chips, money=money, paid=paid, memo=memo,
         posting=next_posting(locked), created_by=user,
     )
     ledger_post(

@@ -55,6 +55,18 @@ def rec(deal: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return out
 
 
+def padded(record: dict[str, Any], size: int, fill: str = "x", **completed: Any) -> dict[str, Any]:
+    """``record`` with a ``note`` (a field the engine does not read) that makes it ``size``
+    bytes as the bound measures it (``limits.record_bytes``), once the session has completed it
+    with ``completed`` (its seats, number, dealer: what the record leaves out)."""
+    from games.services import limits
+
+    room = size - limits.record_bytes({"format": "loo-deal/1", **record, **completed, "note": ""})
+    each = limits.line_bytes(fill) - 2  # (a control character is six bytes: \u0001)
+    assert room >= 0, f"{record} is larger than {size} already"
+    return {**record, "note": fill * (room // each) + "x" * (room % each)}
+
+
 def problem(response: Any, status: int) -> dict[str, Any]:
     """The problem body of a refusal, after checking its status and media type."""
     assert response.status_code == status, response.content

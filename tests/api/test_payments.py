@@ -314,3 +314,20 @@ def test_a_playing_banker_does_not_pay_himself(make_session, scorer_client):
     assert data["errors"][0]["message"] == ("bob is the banker: the banker's own chips are paid "
                                             "to nobody.")
     assert not ChipPayment.objects.exists()
+
+
+def test_a_payment_memo_over_its_bound_is_refused_whole_not_cut(owing, scorer_client):
+    from games.services import limits
+    from games.services.payments import payment_record
+    from loo_ledger.problems import Problem
+
+    most = limits.MAX_MEMO_CHARS
+    with pytest.raises(Problem) as refused:
+        payment_record(session=owing, player="bob", money=50, memo="m" * (most + 1))
+    assert refused.value.status_code == 400
+    assert refused.value.errors == [{"field": "memo", "message": (
+        "The memo is 201 characters long; it may be at most 200.")}]
+    data = problem(pay(scorer_client, owing, "bob", 50, memo="m" * (most + 1)), 400)
+    assert data["errors"][0]["field"] == "memo"
+    assert not ChipPayment.objects.exists()
+    assert payment_record(session=owing, player="bob", money=50, memo="m" * most).memo == "m" * most

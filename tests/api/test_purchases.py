@@ -93,6 +93,28 @@ def test_a_session_holds_at_most_max_purchases_buy_ins_included(oak_session, sco
     assert ChipPurchase.objects.count() == 5 and LedgerEntry.objects.count() == entries
 
 
+def test_a_memo_over_its_bound_is_refused_whole_not_cut(oak_session, scorer_client):
+    from games.services import limits
+    from games.services.sessions import purchase_record
+    from loo_ledger.problems import Problem
+
+    most = limits.MAX_MEMO_CHARS
+    entries = LedgerEntry.objects.count()
+    # any caller of the service (the import among them), not only the API's serializer
+    with pytest.raises(Problem) as refused:
+        purchase_record(session=oak_session, player="bob", chips=5, memo="m" * (most + 1))
+    assert refused.value.status_code == 400
+    assert refused.value.errors == [{"field": "memo", "message": (
+        "The memo is 201 characters long; it may be at most 200.")}]
+    data = problem(scorer_client.post(session_url(oak_session, "purchases/"),
+                                      {"player": "bob", "chips": 5, "memo": "m" * (most + 1)},
+                                      format="json"), 400)
+    assert data["errors"][0]["field"] == "memo" and "200" in data["errors"][0]["message"]
+    assert ChipPurchase.objects.count() == 4 and LedgerEntry.objects.count() == entries
+    kept = purchase_record(session=oak_session, player="bob", chips=5, memo="\u00e9" * most)
+    assert ChipPurchase.objects.get(pk=kept.pk).memo == "\u00e9" * most
+
+
 @pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
 def test_purchase_refused_by_role(api_client_for, oak_session, role, status):
     problem(api_client_for(role).post(session_url(oak_session, "purchases/"), {"player": "ann", "chips": 5},

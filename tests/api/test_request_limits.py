@@ -1,14 +1,16 @@
 """Bodies no client should send get a problem, never a 500: too large (413), nested too deep
-(400), option amounts beyond any table (400 rule-error), a pool the ledger cannot hold (400)."""
+(400), option amounts beyond any table (400 rule-error), a pool the ledger cannot hold (400), a
+deal record larger than its session-file line may be (400)."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from games.models import Deal
+from games.models import Deal, LedgerEntry
+from games.services import limits
 
-from .conftest import problem
+from .conftest import DEAL1, TABLE, deals_url, padded, problem
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +73,46 @@ def test_unstorable_text_is_found_at_any_depth():
     assert "NUL" in unstorable({"a": {"b\x00": 1}})
     assert unstorable([[["x", "\U0001f0cf"]]] * 3) is None  # a pair is one character, stored
     assert unstorable([[[]]], max_depth=2) == "nested deeper than 2 levels"
+
+
+#: what the session adds to deal 1 of ``oak_session``, measured with the record (and its pool)
+AT_DEAL_1 = {"seats": TABLE, "number": 1, "dealer": "cat"}
+
+
+def test_a_deal_record_over_its_size_bound_is_a_400_naming_it(oak_session, scorer_client,
+                                                              post_deal, settings):
+    most = limits.MAX_RECORD_BYTES
+    over = padded(DEAL1, most + 1, "\u00e9", **AT_DEAL_1)
+    # sent with every "é" as a six-byte ASCII escape: measured as the session file writes it
+    # (two bytes each), and still far below the body limit, so the answer is this 400, no 413
+    body = json.dumps({"number": 1, "record": over})
+    assert 2 * most < len(body) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    data = problem(scorer_client.generic("POST", deals_url(oak_session), body,
+                                         content_type="application/json"), 400)
+    assert (data["code"], data["title"]) == ("validation-error", "Record too large")
+    assert (data["record_bytes"], data["max_record_bytes"]) == (most + 1, most) == (16_385, 16_384)
+    assert data["detail"] == ("Deal 1's record is 16,385 bytes as a session file writes it (its "
+                              "pool at the widest); a deal record may be at most 16,384 bytes. "
+                              "Leave out what the engine does not read (notes, client fields).")
+    assert data["errors"] == [{"field": "record", "message": data["detail"]}]
+    assert not Deal.objects.filter(session=oak_session).exists()
+    assert not LedgerEntry.objects.filter(session=oak_session, deal__isnull=False).exists()
+    # at the bound it is stored whole, note and all
+    at_most = padded(DEAL1, most, "\u00e9", **AT_DEAL_1)
+    stored = post_deal(oak_session, 1, at_most)
+    assert stored.status_code == 201, stored.content
+    assert stored.json()["record"]["note"] == at_most["note"]
+
+
+def test_a_correction_over_the_size_bound_is_a_400_and_changes_nothing(played, scorer_client):
+    from games.models import DealRevision
+
+    before = list(LedgerEntry.objects.filter(session=played).values_list("seq", "chips"))
+    over = padded(DEAL1, limits.MAX_RECORD_BYTES + 1, **AT_DEAL_1)
+    data = problem(scorer_client.post(f"{deals_url(played)}1/corrections",
+                                      {"record": over, "reason": "with the notes"},
+                                      format="json"), 400)
+    assert (data["record_bytes"], data["max_record_bytes"]) == (16_385, 16_384)
+    assert data["errors"][0]["field"] == "record"
+    assert not DealRevision.objects.filter(deal__session=played, revision__gt=1).exists()
+    assert list(LedgerEntry.objects.filter(session=played).values_list("seq", "chips")) == before

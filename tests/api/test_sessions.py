@@ -71,6 +71,38 @@ def test_missing_fields_are_listed(scorer_client):
     assert {"date", "first_dealer", "rules", "seats"} <= fields
 
 
+def test_a_name_over_its_bound_is_refused_by_the_service_too(make_session, scorer_client):
+    # the API's serializer refuses it first; the service refuses any other caller (an import)
+    from loo_ledger.problems import Problem
+
+    assert problem(scorer_client.post(URL, body(name="n" * 121), format="json"),
+                   400)["errors"][0]["field"] == "name"
+    with pytest.raises(Problem) as refused:
+        make_session(name="n" * 121)
+    assert refused.value.status_code == 400 and refused.value.errors == [{
+        "field": "name", "message": "The session's name is 121 characters long; it may be at "
+                                    "most 120."}]
+    assert not GameSession.objects.exists()
+    assert make_session(name="\u00e9" * 120).name == "\u00e9" * 120
+
+
+def test_a_session_whose_file_header_would_outgrow_its_bound_is_refused(make_session,
+                                                                        monkeypatch):
+    # the name and the rules' own bounds keep the header far below its 8 KiB: the check is
+    # what makes the import's cap hold whatever those bounds become
+    from games.services import limits
+    from loo_ledger.problems import Problem
+
+    monkeypatch.setattr(limits, "MAX_HEADER_BYTES", 200)
+    with pytest.raises(Problem) as refused:
+        make_session(name="n" * 120)
+    [error] = refused.value.errors
+    assert error["field"] == "header" and error["message"].startswith(
+        "The session's line in its session file (name, seats, rules) would be ")
+    assert error["message"].endswith("bytes; it may be at most 200.")
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+
+
 @pytest.mark.parametrize("role, status", [("anon", 401), ("viewer", 403), ("player", 403), ("outsider", 404)])
 def test_create_refused(api_client_for, role, status):
     problem(api_client_for(role).post(URL, body(), format="json"), status)

@@ -256,9 +256,9 @@ def test_a_key_reused_with_another_query_is_a_422(scorer_client,
 def test_an_upload_over_the_limit_is_not_read_for_the_key(monkeypatch):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from games.services import idempotency
+    from games.services import idempotency, limits
 
-    monkeypatch.setattr(idempotency, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(limits, "max_file_bytes", lambda: 10)
     big = SimpleUploadedFile("big.jsonl", b"x" * 11)
     monkeypatch.setattr(big, "chunks", lambda *a, **k: pytest.fail("read"))
     assert idempotency.upload_digest(big) == {"name": "big.jsonl", "size": 11}
@@ -352,24 +352,26 @@ def test_a_raw_file_that_is_not_utf8_is_a_400(scorer_client):
 
 
 def test_a_raw_file_over_the_limit_is_a_413(scorer_client, monkeypatch):
-    from games.imports import api
     from games.imports.models import ImportJob
+    from games.services import limits
 
-    monkeypatch.setattr(api, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(limits, "max_file_bytes", lambda: 1000)
     response = scorer_client.generic("POST", IMPORTS, kit.session_file(4),
                                      content_type="application/x-ndjson")
     assert response.status_code == 413 and response.json()["code"] == "payload-too-large"
+    assert response.json()["max_file_bytes"] == 1000 and "1,000 bytes" in response.json()["detail"]
     assert not ImportJob.objects.exists()
 
 
 def test_an_uploaded_file_over_the_limit_is_a_413_too(scorer_client, monkeypatch):
-    from games.imports import api
     from games.imports.models import ImportJob
+    from games.services import limits
 
-    monkeypatch.setattr(api, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(limits, "max_file_bytes", lambda: 1000)
     response = scorer_client.post(IMPORTS, {"file": upload(kit.session_file(4))},
                                   format="multipart")
     assert response.status_code == 413 and response.json()["code"] == "payload-too-large"
+    assert response.json()["max_file_bytes"] == 1000
     assert not ImportJob.objects.exists()
 
 
@@ -417,6 +419,56 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     from games.models import ChipPurchase
 
     assert not ChipPurchase.objects.exists()
+
+
+def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
+        scorer_client, django_capture_on_commit_callbacks):
+    from games.models import GameSession
+    from games.services import limits
+
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x)
+    lines[0] = {**lines[0], "name": "n" * (limits.MAX_NAME_CHARS + 1)}
+    lines[1] = {**lines[1], "note": "x" * limits.MAX_RECORD_BYTES}  # deal 1
+    lines[at] = {"purchase": {**lines[at]["purchase"], "memo": "m" * (limits.MAX_MEMO_CHARS + 1)}}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    # the header's fault is reported before the lines are read against it
+    assert job["errors"] == [{"line": 1, "field": "name", "message": (
+        "the session's name is 121 characters long; it may be at most 120")}]
+    lines[0] = kit.header()
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks,
+                    QUERY_STRING="allow_duplicate=true").json()
+    assert job["status"] == "failed"
+    [deal, purchase] = job["errors"]
+    assert (deal["line"], deal["deal"], deal["field"]) == (2, 1, "record")
+    assert deal["message"].startswith("Deal 1's record is 17,061 bytes as a session file")
+    assert "a deal record may be at most 16,384 bytes" in deal["message"]
+    assert purchase == {"line": at + 1, "field": "memo", "player": lines[at]["purchase"]["player"],
+                        "message": "The memo is 201 characters long; it may be at most 200."}
+    assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("header, field", [({"currency": "pounds"}, "currency"),
+                                           ({"name": "n" * 120}, "header")])
+def test_a_header_the_session_refuses_when_stored_is_line_1s_error(
+        scorer_client, django_capture_on_commit_callbacks, monkeypatch, header, field):
+    # what only session_create checks (the currency, the header line's bytes) is found as the
+    # store begins: the job names line 1, where it said "internal error" and "retry"
+    from games.models import GameSession
+    from games.services import limits
+
+    monkeypatch.setattr(limits, "MAX_HEADER_BYTES", 300)  # (8 KiB in service)
+    lines = [kit.header(**header), *kit.session_lines(4)[1:]]
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed", job
+    [error] = job["errors"]
+    assert (error["line"], error["field"]) == (1, field)
+    assert "internal error" not in job["detail"]
+    assert not GameSession.objects.exists()
 
 
 def test_a_file_with_more_deals_than_a_session_holds_is_refused_unread(

@@ -3,20 +3,24 @@ to the same chips, pool and deals and replays through the engine's own session r
 from __future__ import annotations
 
 import datetime as dt
+import io
 import itertools
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from games.imports.api import JSONLinesParser
 from games.imports.export import session_file_text
 from games.imports.services import ImportRefused, parse_session_file
 from games.models import ChipPurchase, Deal, DealRevision, GameSession
 from games.rules import replay_session
 from games.services import limits
-from games.services.deals import deal_record
+from games.services.deals import deal_correct, deal_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
-from tests.api.conftest import problem
+from tests.api.conftest import padded, problem
 from tests.reports import sessionkit as kit
 from tests.reports.conftest import url
 
@@ -121,22 +125,26 @@ def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_sessi
     assert purchases(copy) == purchases(hand_session)
 
 
-def fill_in_bulk(session: GameSession, deals: int, purchases: int) -> None:
-    """``deals`` deals and ``purchases`` purchases made at once, with stand-in records and
-    verdicts and no ledger postings: rows as many as the export reads, without the time it takes
-    to replay and post each one (the test is about how many, not about each)."""
+def fill_in_bulk(session: GameSession, deals: int, purchases: int,
+                 record: Callable[[int], dict[str, Any]] | None = None,
+                 **purchase: Any) -> None:
+    """``deals`` deals and ``purchases`` purchases made at once, with stand-in records (deal
+    n's is ``record(n)``) and verdicts and no ledger postings: rows as many as the export reads,
+    without the time it takes to replay and post each one (the test is about how many and how
+    large, not about each)."""
+    record = record or (lambda n: {"format": "loo-deal/1", "number": n})
+    purchase = {"player": "bob", "chips": 1, "money": 1, **purchase}
     made = Deal.objects.bulk_create(Deal(session=session, number=n, posting=2 * n)
                                     for n in range(1, deals + 1))
     revisions = DealRevision.objects.bulk_create(
         DealRevision(deal=d, revision=1, status="valid", dealer="ann", pool_before=0,
-                     pool_after=0, record={"format": "loo-deal/1", "number": d.number},
+                     pool_after=0, record=record(d.number),
                      verdict={"next": {"dealer": "ann", "pool": 0}}) for d in made)
     for deal, revision in zip(made, revisions, strict=True):
         deal.current = revision
     Deal.objects.bulk_update(made, ["current"])
     ChipPurchase.objects.bulk_create(
-        ChipPurchase(session=session, player="bob", chips=1, money=1, posting=2 * n + 1)
-        for n in range(purchases))
+        ChipPurchase(session=session, posting=2 * n + 1, **purchase) for n in range(purchases))
 
 
 def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, ledger_may_break):
@@ -203,3 +211,128 @@ def test_a_session_at_its_limits_exports_and_imports_back_and_takes_no_more(
             format="json"), 409)
         assert (deal["code"], deal["max_deals"]) == ("session-full", kit.N_DEALS)
     assert ChipPurchase.objects.filter(session=copy).count() == held
+
+
+#: a character JSON writes as six bytes (\u0001), the most any character takes in a line
+WIDEST = "\x01"
+
+
+def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(club,
+                                                                            ledger_may_break):
+    """The import's byte cap holds at full scale: every deal's line as large as it can be (a
+    record at its bound, its pool the largest the ledger holds), every purchase's
+    too (the widest characters in the longest player and memo, the most chips at the dearest
+    price), and the name. The file is no larger than the bounds say, and the import reads it."""
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
+                             first_dealer="ann", rules={"preset": "three-card"},
+                             name=WIDEST * limits.MAX_NAME_CHARS)
+    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES,
+                 record=lambda n: padded({"number": n, "pool": limits.MAX_POOL},
+                                         limits.MAX_RECORD_BYTES),
+                 player=WIDEST * 32, chips=limits.MAX_CHIPS, money=limits.MAX_MONEY,
+                 paid=False, memo=WIDEST * limits.MAX_MEMO_CHARS)
+    text = session_file_text(session)
+    data = text.encode()
+    header, *lines = data.splitlines()
+    assert {len(line) for line in lines if b'"loo-deal/1"' in line} == {limits.MAX_RECORD_BYTES}
+    assert {len(line) for line in lines if b'"purchase"' in line} == {limits.purchase_line_bytes()}
+    assert len(data) == len(header) + 1 + limits.MAX_DEALS * (limits.MAX_RECORD_BYTES + 1) \
+        + limits.MAX_PURCHASES * (limits.purchase_line_bytes() + 1)
+    assert len(data) <= limits.session_file_bytes() < limits.max_file_bytes() == 24 * limits.MIB
+    assert JSONLinesParser().parse(io.BytesIO(data)) == {"source": text}  # no 413
+    sf = parse_session_file(text)
+    assert (sf.deals, len(sf.lines)) == (limits.MAX_DEALS, limits.session_file_lines())
+
+
+def test_a_session_at_its_size_bounds_exports_and_imports_back(
+        club, member_for, viewer_client, scorer_client, django_capture_on_commit_callbacks,
+        monkeypatch):
+    """The whole way round at the size bounds, real deals through the services: records of
+    exactly ``MAX_RECORD_BYTES``, memos and a name of the widest characters at their bounds.
+    The file holds them byte for byte, goes up raw and imports to the same session."""
+    monkeypatch.setattr(limits, "MAX_DEALS", 4)  # (1,000 in service: the sizes are the point)
+    monkeypatch.setattr(limits, "MAX_PURCHASES", 8)  # (2,000): the buy-ins and a rebuy a deal
+    h = kit.header()
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=kit.SEATS,
+                             first_dealer="ann", rules=h["rules"], chip_value=kit.CHIP_VALUE,
+                             name=(WIDEST + "\u2028\u00e9") * (limits.MAX_NAME_CHARS // 3),
+                             buy_ins=h["buy_ins"], user=member_for("scorer").user)
+    with pytest.raises(Problem) as refused:  # a byte more is refused
+        deal_record(session=session, number=1, record=padded(
+            kit.deal_record(1), limits.MAX_RECORD_BYTES + 1, WIDEST, seats=kit.SEATS))
+    assert refused.value.extensions["max_record_bytes"] == limits.MAX_RECORD_BYTES
+    for number in range(1, limits.MAX_DEALS + 1):
+        record = padded(kit.deal_record(number), limits.MAX_RECORD_BYTES, WIDEST, seats=kit.SEATS)
+        deal_record(session=session, number=number, record=record)
+        purchase_record(session=session, player=kit.dealer_of(number), chips=5, paid=False,
+                        memo=WIDEST * limits.MAX_MEMO_CHARS)
+
+    data = viewer_client.get(url(session, "file")).content
+    deals = [line for line in data.splitlines() if b'"loo-deal/1"' in line]
+    assert [limits.record_bytes(json.loads(line)) for line in deals] == \
+        [limits.MAX_RECORD_BYTES] * limits.MAX_DEALS
+    assert all(len(line) <= limits.MAX_RECORD_BYTES for line in deals)
+    assert len(data) <= limits.session_file_bytes()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = scorer_client.generic("POST", IMPORTS, data, content_type="application/x-ndjson")
+    assert job.status_code == 202, job.content
+    job = scorer_client.get(job.json()["url"]).json()
+    assert job["status"] == "done", job
+    copy = GameSession.objects.get(pk=job["session"])
+    assert copy.name == session.name
+    assert settled(copy) == settled(session)
+    assert purchases(copy) == purchases(session)
+    assert [d.current.record for d in copy.deals.select_related("current").order_by("number")] \
+        == [d.current.record for d in session.deals.select_related("current").order_by("number")]
+
+
+def test_the_largest_header_a_session_can_have_is_far_below_its_bound():
+    """``MAX_HEADER_BYTES`` (8 KiB) is room to spare: the widest name at its bound, the most
+    seats any game has (16) with the longest names, and rules spelling out every option, with
+    the largest amounts, come to under 3 KiB."""
+    from games.rules import RuleSet
+    from games.rules.options import SEAT_LIMITS
+    from games.services.engine import rules_resolve
+    from games.services.sessions import session_header
+
+    big = 10**9
+    options = RuleSet.from_options({"preset": "five-card-unlimited", "ante": {
+        "dealer": big, "each": big}, "loo_amount": big, "loo_cap": big, "single_loo": big})
+    rules = {"preset": "five-card-unlimited", **options.to_options()}
+    assert rules_resolve(rules) == options.to_options()  # rules a session takes
+    names = [f"{n:02d}".ljust(32, "x") for n in range(max(hi for _lo, hi in SEAT_LIMITS.values()))]
+    widest = GameSession(name=WIDEST * limits.MAX_NAME_CHARS, date=dt.date(2026, 11, 28),
+                         seats=names, first_dealer=names[-1], rules=rules, banker=names[0],
+                         chip_value=limits.MAX_CHIPS, currency="GBP", allow_credit=True)
+    assert 2_000 < limits.line_bytes(session_header(widest)) < 3 * 1024 < limits.MAX_HEADER_BYTES
+
+
+def test_a_record_at_its_bound_imports_back_after_a_correction_widens_its_pool(
+        club, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    """A correction re-settles every later deal with the pool it now finds, which may take more
+    digits than the pool it was recorded with. The bound measures a record with its pool at the
+    widest, so the re-settled line is no larger than measured, and the import takes it back."""
+    session = session_create(club=club, date=dt.date(2026, 11, 28), seats=kit.SEATS,
+                             first_dealer="ann", rules={"preset": "three-card", "loo_amount": 5},
+                             allow_credit=True)
+    # deal 1 (ann deals a simple pool, P = 3): bob, cat, dan a trick each, ann looed 5: pool 5
+    first = {"format": "loo-deal/1", "dealer": "ann", "turnup": "9C",
+             "result": {"tricks": {"bob": 1, "cat": 1, "dan": 1}}}
+    deal_record(session=session, number=1, record=first)
+    # deal 2 (bob deals, pool 5): everyone before him passes; at the bound
+    second = {k: v for k, v in kit.dealer_takes("bob", 5).items() if k != "pool"}
+    deal_record(session=session, number=2, record=padded(
+        second, limits.MAX_RECORD_BYTES, seats=kit.SEATS, number=2))
+    # deal 1 corrected: bob 2 tricks, cat 1, ann and dan looed 5 each: pool 10 before deal 2
+    deal_correct(session=session, number=1, reason="bob took two",
+                 record={**first, "result": {"tricks": {"bob": 2, "cat": 1}}})
+    resettled = session.deals.select_related("current").get(number=2).current
+    assert (resettled.revision, resettled.pool_before) == (2, 10)
+
+    data = viewer_client.get(url(session, "file")).content
+    assert max(len(line) for line in data.splitlines()) <= limits.MAX_RECORD_BYTES
+    with django_capture_on_commit_callbacks(execute=True):
+        job = scorer_client.generic("POST", IMPORTS, data, content_type="application/x-ndjson")
+    job = scorer_client.get(job.json()["url"]).json()
+    assert job["status"] == "done", job
+    assert settled(GameSession.objects.get(pk=job["session"])) == settled(session)
