@@ -178,3 +178,18 @@ def test_the_header_shows_the_date_unless_the_default_title_says_it(title, date,
     html = report_html(build_report(facts(title=title, date=date)))
     top = html[html.index("<h1>"):html.index("</p>")]
     assert ("5 November 2026 ·" in top) is shown and ("session 7 ·" in top) is shown
+
+
+def test_a_game_without_simple_or_double_pools_shows_a_dash_not_none():
+    # five-card, Irish and poker-Loo verdicts say "pool_kind": null; the page printed "None"
+    from games.reports.render import report_csv, report_html
+
+    five = [DealFacts(1, {**D1, "pool_kind": None}), DealFacts(2, {**D2, "pool_kind": None})]
+    r = build_report(facts(deals=five, rules={"game": "five-card"}))
+    html = report_html(r)
+    row = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    assert '<td class="pool-kind">—</td>' in row and "None" not in html
+    assert [d["pool_kind"] for d in json.loads(json.dumps(r.as_dict()))["deals"]] == [None, None]
+    assert [row["pool_kind"] for row in csv.DictReader(io.StringIO(report_csv(r, "deals")))] == ["", ""]
+    three = report_html(build_report(facts()))
+    assert '<td class="pool-kind">simple</td>' in three and '<td class="pool-kind">double</td>' in three
