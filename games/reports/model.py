@@ -19,6 +19,7 @@ from games.settlement import (
     left_to_pay,
     minimal_transfers,
     money_results,
+    turns_dealt,
 )
 
 
@@ -289,6 +290,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
     owed = {s: bought_money[s] - paid_money[s] for s in seats}  # below 0: paid toward a credit loss
     # open: what the payments endpoint accepts; a playing banker owes himself nothing
     to_banker = {s: 0 if s == facts.banker else max(owed[s], 0) for s in seats}
+    dealt = turns_dealt(seats, [d.verdict for d in facts.deals])
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []
@@ -323,7 +325,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
             returned_chips=ret,
             result_chips=None if ret is None else ret - bought[s],
             result_money=results.get(s) if final else None,
-            times_dealt=sum(1 for d in deals if d.dealer == s),
+            times_dealt=dealt[s],  # turns at the deal, as the closing's warning counts them
             times_looed=sum(1 for d in deals if d.loos.get(s)),
             violations=sum(1 for d in deals for x in d.violations if x.player == s),
             owed_to_banker=to_banker[s],
