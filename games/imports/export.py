@@ -1,10 +1,11 @@
 """A stored session written back as a session file (deal-record.md, "Many deals at once").
 
 The file is the session as it stands: each deal's current record and every chip purchase, in
-the order they were posted, so importing it (``POST imports/``) rebuilds the same chips, pool
-and deals, and ``python -m games.rules replay`` replays it. What a session file cannot hold stays
-out: revisions and their reasons, money paid later, the closing. One line a deal and one a
-purchase: a session holds no more of either than the import reads (``games.services.limits``).
+the order they were posted, then every payment toward chips bought on credit, in the order
+recorded, so importing it (``POST imports/``) rebuilds the same chips, pool, deals and money
+owed, and ``python -m games.rules replay`` replays it. What a session file cannot hold stays
+out: revisions and their reasons, the closing. One line a deal, a purchase or a payment: a
+session holds no more of each than the import reads (``games.services.limits``).
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from games.models import ChipPurchase, Deal, GameSession
+from games.models import ChipPayment, ChipPurchase, Deal, GameSession
 from games.rules.session import SESSION_FORMAT
 from games.services.deals import stored_record
 from games.services.sessions import CLUB_BANKER
@@ -31,7 +32,11 @@ def session_header(session: GameSession) -> dict[str, Any]:
 
 
 def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
-    """Header, then deal records and purchase lines in posting order."""
+    """Header, then deal records and purchase lines in posting order, then payment lines.
+
+    Payments move no chip, so they have no place among the postings; after every purchase each
+    one is taken as the payments endpoint took it (a player pays at most what they owe for
+    chips, and is refunded at most what they paid), in the order they were recorded."""
     yield session_header(session)
     deals = [(d.posting, 1, stored_record(d.current.record))
              for d in Deal.objects.filter(session=session, current__isnull=False)
@@ -41,6 +46,8 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
                  for p in ChipPurchase.objects.filter(session=session)]
     for _posting, _kind, line in sorted(deals + purchases, key=lambda x: (x[0], x[1])):
         yield line
+    for p in ChipPayment.objects.filter(session=session).order_by("pk"):
+        yield {"payment": {"player": p.player, "money": p.money, "memo": p.memo}}
 
 
 def session_file_text(session: GameSession) -> str:

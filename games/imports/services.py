@@ -5,7 +5,9 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 "banker": "club" | seat, "chip_value": int, "buy_ins": {seat: chips}}` (optional `date`,
 `name`, `currency`, `allow_credit`); every later line is a deal record (`loo-deal/1`). As an
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
-records a rebuy between deals. Blank lines are skipped; line numbers count from 1. A file holds
+records a rebuy between deals, and a line `{"payment": {"player": "dan", "money": 100}}` money
+paid later toward chips bought on credit (negative: a refund), checked as the payments endpoint
+checks it in an open session. Blank lines are skipped; line numbers count from 1. A file holds
 at most what a session does (``games.services.limits``): what the export writes of any stored
 session imports back.
 
@@ -41,6 +43,7 @@ from games.services.closing import is_final_deal
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
+from games.services.payments import payment_problem, payment_record, refund_problem
 from games.services.sessions import CLUB_BANKER, price_problem, purchase_record, session_create
 from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
@@ -50,6 +53,8 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
+#: the lines beside the deals, each an object under its one key: chips bought, money paid later
+EXTRA_LINES = ("purchase", "payment")
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -59,10 +64,11 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class Line:
-    """One meaningful line of the file: a deal record or a purchase."""
+    """One meaningful line of the file: a deal record, a purchase or a payment."""
 
     number: int  # line number in the file, from 1
-    kind: str  # "deal" | "purchase" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    # "deal" | "purchase" | "payment" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    kind: str
     data: dict[str, Any]
 
 
@@ -176,7 +182,8 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
 def parse_session_file(text: str) -> SessionFile:
     """Split the file into header and lines. A bad line is kept with its error, so validation
     still checks and reports every other line: an unreadable one (kind "unreadable") is taken
-    for a deal line; a purchase or a second header that cannot be used (kind "bad") is not."""
+    for a deal line; a purchase, a payment or a second header that cannot be used (kind "bad")
+    is not."""
     header: dict[str, Any] | None = None
     sf = SessionFile({})
     most_lines = limits.session_file_lines()
@@ -194,9 +201,10 @@ def parse_session_file(text: str) -> SessionFile:
             data, problem = None, "not JSON that can be read: nested too deeply"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
+        extra = next((k for k in EXTRA_LINES if isinstance(data, dict) and k in data), None)
         not_a_deal = isinstance(data, dict) and header is not None and (
-            "purchase" in data or data.get("format") == SESSION_FORMAT)
-        if problem is None and not_a_deal and "purchase" not in data:
+            extra is not None or data.get("format") == SESSION_FORMAT)
+        if problem is None and not_a_deal and extra is None:
             problem = "a second session header: a file holds one session"
         if problem:
             if header is None:
@@ -209,16 +217,16 @@ def parse_session_file(text: str) -> SessionFile:
                 raise ImportRefused(sf.errors)
         elif header is None:
             header = data
-        elif "purchase" in data:
-            purchase = data["purchase"] if isinstance(data["purchase"], dict) else {}
-            sf.lines.append(Line(number, "purchase", purchase))
+        elif extra is not None:  # a purchase or a payment
+            sf.lines.append(Line(number, extra, data[extra] if isinstance(data[extra], dict) else {}))
         else:
             sf.lines.append(Line(number, "deal", data))
         if len(sf.lines) > most_lines:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
-                                      f"{limits.MAX_DEALS:,} deals and {limits.MAX_PURCHASES:,} "
-                                      "purchases; split the file")])
+                                      f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
+                                      f"purchases and {limits.MAX_PAYMENTS:,} payments; split "
+                                      "the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
     sf.header = header
@@ -227,8 +235,9 @@ def parse_session_file(text: str) -> SessionFile:
 
 
 def _refuse_past_limits(sf: SessionFile) -> None:
-    """Refuse a file with more deals or purchases than a session holds (``limits``), naming the
-    first line past the cap. The header's buy-ins are purchases too, made before any line."""
+    """Refuse a file with more deals, purchases or payments than a session holds (``limits``),
+    naming the first line past the cap. The header's buy-ins are purchases too, made before any
+    line."""
     most = limits.MAX_DEALS
     deal_lines = sf.deal_lines
     if len(deal_lines) > most:
@@ -243,6 +252,11 @@ def _refuse_past_limits(sf: SessionFile) -> None:
         raise ImportRefused([_err(line, f"purchase {most + 1:,}: a session holds at most "
                                   f"{most:,} purchases (the header's buy-ins among them); "
                                   "split the file")])
+    most = limits.MAX_PAYMENTS
+    payment_lines = [x.number for x in sf.lines if x.kind == "payment"]
+    if len(payment_lines) > most:
+        raise ImportRefused([_err(payment_lines[most], f"payment {most + 1:,}: a session holds at "
+                                  f"most {most:,} payments; split the file")])
 
 
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -298,6 +312,9 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     held = {s: 0 for s in seats}
     for s, n in (h.get("buy_ins") or {}).items():
         held[s] = held.get(s, 0) + n
+    owed = {s: 0 for s in seats}  # money owed for chips bought on credit (buy-ins are paid)
+    paid = {s: 0 for s in seats}  # money paid later, as the payment lines so far say
+    banker = h.get("banker")
     carry: NextDeal | None = NextDeal(1, str(h.get("first_dealer")), 0, True)
     number = 0
     total = sf.deals
@@ -316,6 +333,12 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             if problem:
                 errors.append(_err(line.number, problem, player=p["player"], field="money"))
             held[p["player"]] += p["chips"]
+            if not bool(p.get("paid", True)):  # as the purchase will be stored
+                owed[p["player"]] += p["chips"] * table.chip_value
+            continue
+        if line.kind == "payment":
+            _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
+                           errors)
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:
@@ -334,6 +357,24 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             progress("validating", number, total)
     if errors:
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+
+
+def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
+                   paid: dict[str, int], errors: list[dict[str, Any]]) -> None:
+    """A payment line, as the payments endpoint takes one in an open session; ``owed`` and
+    ``paid`` (per seat) follow it when it is good."""
+    player, money = line.data.get("player"), line.data.get("money")
+    if not isinstance(player, str):
+        errors.append(_err(line.number, 'a payment is {"player": seat, "money": units}',
+                           field="player"))
+        return
+    problem = payment_problem(player, money, seats=seats, banker=banker,
+                              owed=owed.get(player, 0) - paid.get(player, 0)) \
+        or refund_problem(player, money, paid.get(player, 0))
+    if problem:
+        errors.append(_err(line.number, problem["message"], player=player, field=problem["field"]))
+        return
+    paid[player] += money
 
 
 def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSession,
@@ -392,6 +433,11 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                 purchase_record(session=session, player=p["player"], chips=p["chips"],
                                 money=p.get("money"), paid=bool(p.get("paid", True)),
                                 memo=str(p.get("memo", "rebuy")), user=user)
+                continue
+            if line.kind == "payment":
+                p = line.data
+                payment_record(session=session, player=p["player"], money=p["money"],
+                               memo=str(p.get("memo", "")), user=user)
                 continue
             number += 1
             deal_record(session=session, number=number, record=line.data, user=user)

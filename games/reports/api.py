@@ -189,7 +189,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
 
 class SessionFileView(SessionScopedMixin, DownloadView):
     """GET the session as a session file (JSON Lines, the import's format): header, then every
-    deal's current record and every purchase in posting order."""
+    deal's current record and every purchase in posting order, then every payment."""
 
     name = "Session file"  # the browsable API's title and breadcrumb
 

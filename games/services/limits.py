@@ -2,10 +2,9 @@
 
 The caps keep one session (its import, ledger and report) from being made large enough to tie up
 a worker, and they agree with the session file: the export (``games.imports.export``) writes
-one line a deal and one a purchase after the header, and the import reads at most
+one line a deal, one a purchase and one a payment after the header, and the import reads at most
 :func:`session_file_lines` of them, so every session the service can store exports into a file
-the import takes back. Payments and the session's history (corrections, closings) are no lines
-of the file.
+the import takes back. The session's history (corrections, closings) is no line of the file.
 
 The services and the import read these names from this module when they check (``limits.X``),
 so a test may lower them with ``monkeypatch.setattr(limits, "MAX_DEALS", 3)`` and every check
@@ -25,9 +24,9 @@ MAX_PAYMENTS = MAX_PURCHASES
 
 
 def session_file_lines() -> int:
-    """The most lines a session file holds after its header: a full session's deals and
-    purchases, one line each."""
-    return MAX_DEALS + MAX_PURCHASES
+    """The most lines a session file holds after its header: a full session's deals,
+    purchases and payments, one line each."""
+    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS
 
 
 def session_full(what: str, most: int, advice: str) -> Problem:

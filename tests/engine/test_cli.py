@@ -231,3 +231,10 @@ def test_blank_lines_in_a_session_file_are_skipped():
     lines = session_lines()
     assert list(replay_session([lines[0], "", lines[1], "   ", lines[2]])) == \
         list(replay_session(lines))
+
+
+def test_payment_lines_are_passed_over_as_purchase_lines_are():
+    lines = session_lines()
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    assert list(replay_session([lines[0], pay, lines[1], pay, lines[2]])) == \
+        list(replay_session(lines))

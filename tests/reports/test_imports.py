@@ -702,3 +702,52 @@ def test_an_upload_from_the_shell_is_the_operators(club, tmp_path):
                  stderr=io.StringIO())
     job = ImportJob.objects.get()
     assert job.created_by is None and job.status == ImportJob.Status.DONE
+
+
+def test_payment_lines_are_checked_as_the_payments_endpoint_checks_them(
+        scorer_client, django_capture_on_commit_callbacks):
+    from games.models import ChipPayment, GameSession
+
+    lines = kit.session_lines()
+    owed = 20 * kit.CHIP_VALUE  # cat's first rebuy, on credit, comes after deal 8
+    first_rebuy = next(i for i, x in enumerate(lines) if "purchase" in x)  # ann's, then cat's
+    assert lines[first_rebuy + 1]["purchase"] == {"player": "cat", "chips": 20, "paid": False}
+    pay = [
+        {"payment": {"player": "cat", "money": owed + 1}},         # more than he owes so far
+        {"payment": {"player": "cat", "money": -1}},               # a refund of nothing paid
+        {"payment": {"player": "zed", "money": 5}},                # not seated
+        {"payment": {"player": "cat", "money": 0}},                # not an amount
+        {"payment": "cat 5"},                                      # not a payment
+        {"payment": {"player": "cat", "money": owed, "memo": "cash"}},  # good
+        {"payment": {"player": "cat", "money": -owed}},            # good: refunded whole
+    ]
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + pay
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    at = first_rebuy + 3  # the file line of the first payment
+    assert [(e["line"], e.get("player"), e["field"]) for e in job["errors"]] == [
+        (at, "cat", "money"), (at + 1, "cat", "money"), (at + 2, "zed", "player"),
+        (at + 3, "cat", "money"), (at + 4, None, "player")]
+    assert job["errors"][0]["message"] == f"cat owes {owed} for chips and cannot pay {owed + 1}."
+    assert job["errors"][1]["message"] == "cat has paid 0 later and cannot be refunded 1."
+    assert not GameSession.objects.exists() and not ChipPayment.objects.exists()
+    # the good lines alone: stored, in order, after the purchase they pay toward
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + pay[5:]
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks,
+                    QUERY_STRING="allow_duplicate=true").json()
+    assert job["status"] == "done", job
+    assert list(ChipPayment.objects.values_list("player", "money", "memo").order_by("pk")) == [
+        ("cat", owed, "cash"), ("cat", -owed, "")]
+
+
+def test_a_banker_pays_nobody_in_a_file_either(scorer_client, django_capture_on_commit_callbacks):
+    lines = kit.session_lines()
+    lines[0] = {**lines[0], "banker": "cat"}
+    lines.append({"payment": {"player": "cat", "money": 100}})
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["message"]) for e in job["errors"]] == [
+        (len(lines), "cat is the banker: the banker's own chips are paid to nobody.")]

@@ -10,10 +10,11 @@ import pytest
 
 from games.imports.export import session_file_text
 from games.imports.services import ImportRefused, parse_session_file
-from games.models import ChipPurchase, Deal, DealRevision, GameSession
+from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.rules import replay_session
 from games.services import limits
 from games.services.deals import deal_record
+from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
 from tests.api.conftest import problem
@@ -30,6 +31,11 @@ def lines_of(response) -> list[dict]:
 def purchases(session: GameSession) -> list[tuple]:
     return [(p.player, p.chips, p.money, p.paid, p.memo)
             for p in ChipPurchase.objects.filter(session=session).order_by("posting")]
+
+
+def payments(session: GameSession) -> list[tuple]:
+    return [(p.player, p.money, p.memo)
+            for p in ChipPayment.objects.filter(session=session).order_by("pk")]
 
 
 def settled(session: GameSession) -> list[tuple]:
@@ -121,10 +127,11 @@ def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_sessi
     assert purchases(copy) == purchases(hand_session)
 
 
-def fill_in_bulk(session: GameSession, deals: int, purchases: int) -> None:
-    """``deals`` deals and ``purchases`` purchases made at once, with stand-in records and
-    verdicts and no ledger postings: rows as many as the export reads, without the time it takes
-    to replay and post each one (the test is about how many, not about each)."""
+def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int = 0) -> None:
+    """``deals`` deals, ``purchases`` purchases and ``payments`` payments made at once, with
+    stand-in records and verdicts and no ledger postings: rows as many as the export reads,
+    without the time it takes to replay and post each one (the test is about how many, not
+    about each)."""
     made = Deal.objects.bulk_create(Deal(session=session, number=n, posting=2 * n)
                                     for n in range(1, deals + 1))
     revisions = DealRevision.objects.bulk_create(
@@ -137,14 +144,20 @@ def fill_in_bulk(session: GameSession, deals: int, purchases: int) -> None:
     ChipPurchase.objects.bulk_create(
         ChipPurchase(session=session, player="bob", chips=1, money=1, posting=2 * n + 1)
         for n in range(purchases))
+    ChipPayment.objects.bulk_create(
+        ChipPayment(session=session, player="bob", money=1) for _ in range(payments))
 
 
 def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, ledger_may_break):
-    """At the service's own limits: a session holding all the deals and purchases it may is
-    refused one more of each, and its file is one the import reads (one line more is not)."""
+    """At the service's own limits: a session holding all the deals, purchases and payments it
+    may is refused one more of each, and its file is one the import reads (one line more is
+    not)."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"})
-    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES)
+    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES, limits.MAX_PAYMENTS)
+    with pytest.raises(Problem) as refused:
+        payment_record(session=session, player="bob", money=1)
+    assert (refused.value.status_code, refused.value.extensions["max_payments"]) == (409, 2_000)
     with pytest.raises(Problem) as refused:
         purchase_record(session=session, player="bob", chips=1)
     assert (refused.value.status_code, refused.value.extensions["max_purchases"]) == (409, 2_000)
@@ -154,7 +167,7 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
 
     text = session_file_text(session)
     sf = parse_session_file(text)
-    assert (sf.deals, len(sf.lines)) == (1_000, 3_000) == (
+    assert (sf.deals, len(sf.lines)) == (1_000, 5_000) == (
         limits.MAX_DEALS, limits.session_file_lines())
 
     def refusal(lines: list[str]) -> dict:
@@ -164,12 +177,20 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
         return error
 
     lines = text.splitlines(keepends=True)
+    payment_lines = [i for i, line in enumerate(lines) if '"payment"' in line]
+    assert payment_lines == list(range(len(lines) - 2_000, len(lines)))  # the payments come last
+    payment = lines[-1]
+    assert refusal([*lines, payment]) == {"line": 5_002, "message": (
+        "more than 5,000 lines after the header: a session holds at most 1,000 deals, 2,000 "
+        "purchases and 2,000 payments; split the file")}
+    lines = lines[:-2_000]  # deals and purchases: the caps between them, as before
     last_deal = max(i for i, line in enumerate(lines) if '"loo-deal/1"' in line)
     last_purchase = max(i for i, line in enumerate(lines) if '"purchase"' in line)
     purchase, deal = lines[last_purchase], lines[last_deal]
-    assert refusal([*lines, purchase]) == {"line": 3_002, "message": (
-        "more than 3,000 lines after the header: a session holds at most 1,000 deals and 2,000 "
-        "purchases; split the file")}
+    # a payment more in place of a purchase: refused at the line past the payments' cap
+    assert refusal([*lines[:-1], payment, *[payment] * 2_000]) == {
+        "line": len(lines) + 2_000, "message": (
+            "payment 2,001: a session holds at most 2,000 payments; split the file")}
     # a purchase more and a deal fewer, or the other way round: as many lines as a file holds,
     # refused at the line past the cap (the file's last line either way)
     assert last_purchase == len(lines) - 1
@@ -203,3 +224,33 @@ def test_a_session_at_its_limits_exports_and_imports_back_and_takes_no_more(
             format="json"), 409)
         assert (deal["code"], deal["max_deals"]) == ("session-full", kit.N_DEALS)
     assert ChipPurchase.objects.filter(session=copy).count() == held
+
+
+def test_money_paid_later_travels_in_the_file_and_the_copy_settles_the_same(
+        hand_session, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    # cat bought 120 chips on credit (30.00); he pays 10.00, 2.50 of it counted twice and
+    # refunded. Without payment lines the copy had cat owe 30.00 and its banker lines differed
+    payment_record(session=hand_session, player="cat", money=1000, memo="cash")
+    payment_record(session=hand_session, player="cat", money=-250, memo="counted twice")
+    lines = lines_of(viewer_client.get(url(hand_session, "file")))
+    assert lines[-2:] == [{"payment": {"player": "cat", "money": 1000, "memo": "cash"}},
+                          {"payment": {"player": "cat", "money": -250, "memo": "counted twice"}}]
+    assert list(replay_session(lines))  # the engine's reader passes over them
+    copy = reimported(hand_session, viewer_client, scorer_client,
+                      django_capture_on_commit_callbacks)
+    assert payments(copy) == payments(hand_session)
+    assert viewer_client.get(url(copy, "ledger")).json()["totals"] == \
+        viewer_client.get(url(hand_session, "ledger")).json()["totals"]
+    reports = []
+    for session in (hand_session, copy):
+        assert scorer_client.post(url(session, "close"), {}, format="json").status_code == 200
+        reports.append(viewer_client.get(url(session, "report")).json())
+    original, imported = reports
+    assert imported["players"] == original["players"]
+    assert imported["through_banker"] == original["through_banker"]
+    assert imported["transfers"] == original["transfers"]
+    history = ("corrected_deals", "resettled_deals")  # revisions stay out of the file
+    assert {k: v for k, v in imported["totals"].items() if k not in history} == \
+        {k: v for k, v in original["totals"].items() if k not in history}
+    cat = next(p for p in imported["players"] if p["name"] == "cat")
+    assert (cat["paid_money"], cat["owed_money"]) == (500 + 750, 3000 - 750)  # buy-in paid
