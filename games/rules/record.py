@@ -56,6 +56,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         value = record.get(flag)
         if value is not None and type(value) is not bool:  # (null: not said, so false)
             errors.append(record_error(f"{flag}: {value!r} is not true or false", field=flag))
+    _numbered_cards(record, errors)
     dealer = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))
@@ -205,6 +206,26 @@ def _carry_on(deal: Deal, action: Any) -> bool:
     except Exception:  # noqa: BLE001 - a guess that does not fit must not turn a 400 into a 500
         return False  # and what follows could only be judged against a deal that is stuck
     return True
+
+
+def _numbered_cards(record: Mapping[str, Any], errors: list[dict]) -> None:
+    """A record names cards as text ("TH"): a number in ``turnup``, ``hands``, ``miss`` or
+    ``stock`` is refused, not read as the engine's internal card code (``Deal`` takes those
+    from Python callers, so 7 would quietly have been the 9C)."""
+    fields: list[tuple[str, Any, Any]] = [("turnup", None, [record.get("turnup")]),
+                                          ("miss", None, record.get("miss")),
+                                          ("stock", None, record.get("stock"))]
+    hands = record.get("hands")
+    if isinstance(hands, Mapping):
+        fields += [(f"hands.{p}", p, cards) for p, cards in hands.items()]
+    for field, player, cards in fields:
+        if type(cards) is not list:
+            continue
+        for c in cards:
+            if isinstance(c, (int, float)):  # bool too
+                errors.append(record_error(f"{field}: {c!r} is not a card (cards are written "
+                                           "like \"TH\")", field=field,
+                                           player=player, card=str(c)))
 
 
 def _card(text: Any) -> int | None:

@@ -418,3 +418,21 @@ def test_a_play_without_a_player_is_named_as_such():
     del rec["actions"][11]["player"]
     assert [(e["index"], e["player"], e["message"]) for e in record_errors(rec)] == [
         (11, None, "player: missing (whose action is it?)")]
+
+
+@pytest.mark.parametrize("field, value, named_field, player", [
+    ("turnup", 7, "turnup", None),            # the engine's own code for 9C: it was read so
+    ("turnup", True, "turnup", None),
+    ("miss", [0, 1, 2], "miss", None),
+    ("stock", [51], "stock", None),
+    ("hands", {"ann": ["AH", 12]}, "hands.ann", "ann"),
+])
+def test_a_card_written_as_a_number_is_refused_not_read_as_a_code(field, value, named_field,
+                                                                  player):
+    rec = five_card()
+    rec[field] = value
+    with pytest.raises(RecordError) as err:
+        replay(rec)
+    bad = [e for e in err.value.errors if e["field"] == named_field]
+    assert bad and all(e["player"] == player and "is not a card (cards are written like" in
+                       e["message"] for e in bad), err.value.errors
