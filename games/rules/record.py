@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
-from .errors import RecordError, RuleError, not_a_card, not_a_seat, record_error
+from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
 from .options import RuleSet, rules_from
 from .version import RECORD_FORMAT
 
@@ -209,23 +209,15 @@ def _carry_on(deal: Deal, action: Any) -> bool:
 
 
 def _numbered_cards(record: Mapping[str, Any], errors: list[dict]) -> None:
-    """A record names cards as text ("TH"): a number in ``turnup``, ``hands``, ``miss`` or
-    ``stock`` is refused, not read as the engine's internal card code (``Deal`` takes those
-    from Python callers, so 7 would quietly have been the 9C)."""
-    fields: list[tuple[str, Any, Any]] = [("turnup", None, [record.get("turnup")]),
-                                          ("miss", None, record.get("miss")),
-                                          ("stock", None, record.get("stock"))]
+    """A number among the record's cards (``turnup``, ``hands``, ``miss``, ``stock``) is an
+    error (``numbered_cards``); those of actions are the deal's to refuse."""
+    errors += numbered_cards([record.get("turnup")], "turnup")
+    errors += numbered_cards(record.get("miss"), "miss")
+    errors += numbered_cards(record.get("stock"), "stock")
     hands = record.get("hands")
     if isinstance(hands, Mapping):
-        fields += [(f"hands.{p}", p, cards) for p, cards in hands.items()]
-    for field, player, cards in fields:
-        if type(cards) is not list:
-            continue
-        for c in cards:
-            if isinstance(c, (int, float)):  # bool too
-                errors.append(record_error(f"{field}: {c!r} is not a card (cards are written "
-                                           "like \"TH\")", field=field,
-                                           player=player, card=str(c)))
+        for p, cards in hands.items():
+            errors += numbered_cards(cards, f"hands.{p}", player=p)
 
 
 def _card(text: Any) -> int | None:

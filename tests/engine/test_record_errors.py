@@ -436,3 +436,21 @@ def test_a_card_written_as_a_number_is_refused_not_read_as_a_code(field, value, 
     bad = [e for e in err.value.errors if e["field"] == named_field]
     assert bad and all(e["player"] == player and "is not a card (cards are written like" in
                        e["message"] for e in bad), err.value.errors
+
+
+def test_a_card_written_as_a_number_in_an_action_is_refused_too():
+    # EXCHANGE_DEAL's action 4 is ann's exchange: its discard and draw as numbers (card codes)
+    for field in ("discard", "draw"):
+        rec = five_card()
+        rec["actions"][4] = {**rec["actions"][4], field: [0] * len(rec["actions"][4][field])}
+        with pytest.raises(RecordError) as err:
+            replay(rec)
+        assert any(e["index"] == 4 and e["player"] == "ann" and e["field"] == field
+                   and e["message"].startswith(f"{field}: 0 is not a card")
+                   for e in err.value.errors), err.value.errors
+    rec = five_card()
+    rec["actions"].insert(0, {"player": "ann", "action": "irregularity",
+                              "kind": "looked-at-miss", "card": 3})
+    with pytest.raises(RecordError) as err:
+        replay(rec)
+    assert [(e["index"], e["field"]) for e in err.value.errors] == [(0, "card")]
