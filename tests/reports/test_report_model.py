@@ -98,6 +98,10 @@ def test_open_session_has_no_settlement():
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
     assert [p.owed_to_banker for p in r.players] == [0, 0, 200]  # open: the debt for chips (ann banks)
+    # nothing returned and no result yet: null, as each player's are (0 read as "all square")
+    assert [r.totals[k] for k in ("chips_returned", "result_chips", "result_money")] == \
+        [None, None, None]
+    assert [p.result_money for p in r.players] == [None, None, None]
     # no close yet: the series end with the last deal, as the table's chips in hand do
     assert not r.closing_point and r.pool_series == [0, 6, 3]
     assert {s: v[-1] for s, v in r.chips_series.items()} == {"ann": 24, "bob": 17, "cat": 26}
