@@ -751,3 +751,15 @@ def test_a_banker_pays_nobody_in_a_file_either(scorer_client, django_capture_on_
     assert job["status"] == "failed"
     assert [(e["line"], e["message"]) for e in job["errors"]] == [
         (len(lines), "cat is the banker: the banker's own chips are paid to nobody.")]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, "Missing."),
+    ({"source": "  \n"}, "The file is empty."),
+    ({"source": 123}, "Must be the file's text (a string), not int."),
+    ({"source": ["a line"]}, "Must be the file's text (a string), not list."),
+])
+def test_a_source_that_is_not_a_file_says_which(scorer_client, body, message):
+    response = scorer_client.post(IMPORTS, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": "source", "message": message}]
