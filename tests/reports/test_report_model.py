@@ -97,6 +97,13 @@ def test_open_session_has_no_settlement():
     r = build_report(facts(status="open", returned=None, end_pool_shares={}))
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
+    # the CSV says what each holds now too, as the page's "(24 in hand)" and the JSON do
+    from games.reports.render import report_csv
+
+    rows = list(csv.DictReader(io.StringIO(report_csv(r))))
+    assert [(row["returned_chips"], row["chips_now"]) for row in rows] == [
+        ("", "24"), ("", "17"), ("", "26")]
+    assert list(rows[0])[-2:] == ["owed_to_banker", "chips_now"]  # new columns come last
     assert [p.owed_to_banker for p in r.players] == [0, 0, 200]  # open: the debt for chips (ann banks)
     # nothing returned and no result yet: null, as each player's are (0 read as "all square")
     assert [r.totals[k] for k in ("chips_returned", "result_chips", "result_money")] == \
