@@ -55,6 +55,13 @@ def test_every_error_response_is_a_problem(schema):
     assert problem["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/ProblemErrorItem"}
 
 
+def test_next_deal_documents_who_sits_out_a_redeal(schema):
+    # GET .../sessions/{id}/ answers next.sits_out before a poker-Loo redeal (docs/api.md)
+    nxt = schema["components"]["schemas"]["NextDeal"]
+    assert nxt["properties"]["sits_out"]["type"] == "array"
+    assert "sits_out" not in nxt["required"]
+
+
 @pytest.mark.parametrize("path, media, schema_of", [
     # a CSV download is text and a PDF bytes, not a JSON object as the schema said
     ("/api/v1/clubs/{club}/sessions/{session_id}/report", "application/json", {"type": "object"}),
