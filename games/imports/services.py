@@ -338,7 +338,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             continue
         if line.kind == "payment":
             _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
-                           errors)
+                           errors, bool(h.get("allow_credit")))
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:
@@ -360,9 +360,10 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
 
 
 def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
-                   paid: dict[str, int], errors: list[dict[str, Any]]) -> None:
+                   paid: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool) -> None:
     """A payment line, as the payments endpoint takes one in an open session; ``owed`` and
-    ``paid`` (per seat) follow it when it is good."""
+    ``paid`` (per seat) follow it when it is good. More than the debt for chips can only have
+    been paid after a closing, toward chips lost on credit: the error says what to do."""
     player, money = line.data.get("player"), line.data.get("money")
     if not isinstance(player, str):
         errors.append(_err(line.number, 'a payment is {"player": seat, "money": units}',
@@ -372,7 +373,12 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
                               owed=owed.get(player, 0) - paid.get(player, 0)) \
         or refund_problem(player, money, paid.get(player, 0))
     if problem:
-        errors.append(_err(line.number, problem["message"], player=player, field=problem["field"]))
+        message = problem["message"]
+        if allow_credit and isinstance(money, int) and money > 0 and problem["field"] == "money":
+            message += (" A payment made after closing toward chips lost on credit cannot be "
+                        "imported into an open session: leave the line out, close the imported "
+                        "session, then record it.")
+        errors.append(_err(line.number, message, player=player, field=problem["field"]))
         return
     paid[player] += money
 

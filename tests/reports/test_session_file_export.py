@@ -254,3 +254,33 @@ def test_money_paid_later_travels_in_the_file_and_the_copy_settles_the_same(
         {k: v for k, v in original["totals"].items() if k not in history}
     cat = next(p for p in imported["players"] if p["name"] == "cat")
     assert (cat["paid_money"], cat["owed_money"]) == (500 + 750, 3000 - 750)  # buy-in paid
+
+
+def test_a_payment_toward_chips_lost_on_credit_says_how_to_import_it(
+        club, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    # ann loses 4 chips more than she bought (credit allowed), pays 0.40 once the session is
+    # closed: an open session takes no payment beyond the debt for chips, so the copy cannot
+    # have it; the import says so and what to do, rather than dropping the money
+    import datetime as dt
+
+    from games.services.closing import session_close
+    from games.services.deals import deal_record
+    from games.services.payments import payment_record
+    from games.services.sessions import session_create
+
+    session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card"}, chip_value=10,
+                             allow_credit=True, buy_ins={"ann": 2, "bob": 20, "cat": 20, "dan": 20})
+    deal_record(session=session, number=1,
+                record={"format": "loo-deal/1", "result": {"tricks": {"bob": 3}}})
+    assert session_close(session=session).returned["ann"] == -2  # -4 and a share of 2
+    payment_record(session=session, player="ann", money=20, memo="lost on credit")
+    text = viewer_client.get(url(session, "file")).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
+    job = scorer_client.get(job["url"]).json()
+    assert job["status"] == "failed"
+    [error] = job["errors"]
+    assert error["line"] == len(text.splitlines()) and error["player"] == "ann"
+    assert error["message"].startswith("ann owes 0 for chips and cannot pay 20. A payment made "
+                                       "after closing toward chips lost on credit")
