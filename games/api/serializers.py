@@ -23,6 +23,10 @@ class NextDealSerializer(serializers.Serializer):
     dealer = serializers.CharField()
     pool = serializers.IntegerField()
     first_of_series = serializers.BooleanField()
+    sits_out = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="Only when the next deal is a poker-Loo redeal by the same dealer: who sits "
+                  "it out (the record is replayed with redeal: true).")
 
 
 class SessionSerializer(serializers.ModelSerializer):

@@ -105,9 +105,12 @@ def _sent_file(request: Request) -> tuple[str, str]:
     data = request.data
     source = data.get("source") if hasattr(data, "get") else None
     if not isinstance(source, str) or not source.strip():
+        # say which: nothing sent, an empty file, or a value that is not the file's text
+        said = ("Missing." if source is None else "The file is empty." if isinstance(source, str)
+                else f"Must be the file's text (a string), not {type(source).__name__}.")
         raise Problem(400, detail="Send the session file: a `file` upload, a JSON body "
                       "{\"source\": \"...\"} or a raw application/x-ndjson body.",
-                      errors=[{"field": "source", "message": "Missing."}], code="validation-error")
+                      errors=[{"field": "source", "message": said}], code="validation-error")
     return source, str(data.get("filename", "") or "")
 
 

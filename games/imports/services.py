@@ -5,9 +5,11 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 "banker": "club" | seat, "chip_value": int, "buy_ins": {seat: chips}}` (optional `date`,
 `name`, `currency`, `allow_credit`); every later line is a deal record (`loo-deal/1`). As an
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
-records a rebuy between deals. Blank lines are skipped; line numbers count from 1. A file holds
-at most what a session does (``games.services.limits``: as many deals and purchases, each no
-larger, in no more bytes): what the export writes of any stored session imports back.
+records a rebuy between deals, and a line `{"payment": {"player": "dan", "money": 100}}` money
+paid later toward chips bought on credit (negative: a refund), checked as the payments endpoint
+checks it in an open session. Blank lines are skipped; line numbers count from 1. A file holds
+at most what a session does (``games.services.limits``: as many deals, purchases and payments,
+each no larger, in no more bytes): what the export writes of any stored session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
@@ -41,6 +43,7 @@ from games.services.closing import is_final_deal
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
+from games.services.payments import payment_problem, payment_record, refund_problem
 from games.services.sessions import (
     CLUB_BANKER,
     memo_problem,
@@ -56,6 +59,8 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
+#: the lines beside the deals, each an object under its one key: chips bought, money paid later
+EXTRA_LINES = ("purchase", "payment")
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -65,10 +70,11 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class Line:
-    """One meaningful line of the file: a deal record or a purchase."""
+    """One meaningful line of the file: a deal record, a purchase or a payment."""
 
     number: int  # line number in the file, from 1
-    kind: str  # "deal" | "purchase" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    # "deal" | "purchase" | "payment" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    kind: str
     data: dict[str, Any]
 
 
@@ -182,7 +188,8 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
 def parse_session_file(text: str) -> SessionFile:
     """Split the file into header and lines. A bad line is kept with its error, so validation
     still checks and reports every other line: an unreadable one (kind "unreadable") is taken
-    for a deal line; a purchase or a second header that cannot be used (kind "bad") is not."""
+    for a deal line; a purchase, a payment or a second header that cannot be used (kind "bad")
+    is not."""
     header: dict[str, Any] | None = None
     sf = SessionFile({})
     most_lines = limits.session_file_lines()
@@ -200,9 +207,10 @@ def parse_session_file(text: str) -> SessionFile:
             data, problem = None, "not JSON that can be read: nested too deeply"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
+        extra = next((k for k in EXTRA_LINES if isinstance(data, dict) and k in data), None)
         not_a_deal = isinstance(data, dict) and header is not None and (
-            "purchase" in data or data.get("format") == SESSION_FORMAT)
-        if problem is None and not_a_deal and "purchase" not in data:
+            extra is not None or data.get("format") == SESSION_FORMAT)
+        if problem is None and not_a_deal and extra is None:
             problem = "a second session header: a file holds one session"
         if problem:
             if header is None:
@@ -215,16 +223,16 @@ def parse_session_file(text: str) -> SessionFile:
                 raise ImportRefused(sf.errors)
         elif header is None:
             header = data
-        elif "purchase" in data:
-            purchase = data["purchase"] if isinstance(data["purchase"], dict) else {}
-            sf.lines.append(Line(number, "purchase", purchase))
+        elif extra is not None:  # a purchase or a payment
+            sf.lines.append(Line(number, extra, data[extra] if isinstance(data[extra], dict) else {}))
         else:
             sf.lines.append(Line(number, "deal", data))
         if len(sf.lines) > most_lines:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
-                                      f"{limits.MAX_DEALS:,} deals and {limits.MAX_PURCHASES:,} "
-                                      "purchases; split the file")])
+                                      f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
+                                      f"purchases and {limits.MAX_PAYMENTS:,} payments; split "
+                                      "the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
     sf.header = header
@@ -233,8 +241,9 @@ def parse_session_file(text: str) -> SessionFile:
 
 
 def _refuse_past_limits(sf: SessionFile) -> None:
-    """Refuse a file with more deals or purchases than a session holds (``limits``), naming the
-    first line past the cap. The header's buy-ins are purchases too, made before any line."""
+    """Refuse a file with more deals, purchases or payments than a session holds (``limits``),
+    naming the first line past the cap. The header's buy-ins are purchases too, made before any
+    line."""
     most = limits.MAX_DEALS
     deal_lines = sf.deal_lines
     if len(deal_lines) > most:
@@ -249,6 +258,11 @@ def _refuse_past_limits(sf: SessionFile) -> None:
         raise ImportRefused([_err(line, f"purchase {most + 1:,}: a session holds at most "
                                   f"{most:,} purchases (the header's buy-ins among them); "
                                   "split the file")])
+    most = limits.MAX_PAYMENTS
+    payment_lines = [x.number for x in sf.lines if x.kind == "payment"]
+    if len(payment_lines) > most:
+        raise ImportRefused([_err(payment_lines[most], f"payment {most + 1:,}: a session holds at "
+                                  f"most {most:,} payments; split the file")])
 
 
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -306,6 +320,9 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     held = {s: 0 for s in seats}
     for s, n in (h.get("buy_ins") or {}).items():
         held[s] = held.get(s, 0) + n
+    owed = {s: 0 for s in seats}  # money owed for chips bought on credit (buy-ins are paid)
+    paid = {s: 0 for s in seats}  # money paid later, as the payment lines so far say
+    banker = h.get("banker")
     carry: NextDeal | None = NextDeal(1, str(h.get("first_dealer")), 0, True)
     number = 0
     total = sf.deals
@@ -323,9 +340,15 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             problem = price_problem(p["chips"], p.get("money"), table.chip_value)
             if problem:
                 errors.append(_err(line.number, problem, player=p["player"], field="money"))
-            if (problem := memo_problem(_memo(p))) is not None:
+            if (problem := memo_problem(_memo(line))) is not None:
                 errors.append(_err(line.number, problem, player=p["player"], field="memo"))
             held[p["player"]] += p["chips"]
+            if not bool(p.get("paid", True)):  # as the purchase will be stored
+                owed[p["player"]] += p["chips"] * table.chip_value
+            continue
+        if line.kind == "payment":
+            _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
+                           errors, bool(h.get("allow_credit")))
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:
@@ -344,6 +367,30 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             progress("validating", number, total)
     if errors:
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+
+
+def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
+                   paid: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool) -> None:
+    """A payment line, as the payments endpoint takes one in an open session; ``owed`` and
+    ``paid`` (per seat) follow it when it is good. More than the debt for chips can only have
+    been paid after a closing, toward chips lost on credit: the error says what to do."""
+    player, money = line.data.get("player"), line.data.get("money")
+    if not isinstance(player, str):
+        errors.append(_err(line.number, 'a payment is {"player": seat, "money": units}',
+                           field="player"))
+        return
+    problem = payment_problem(player, money, seats=seats, banker=banker,
+                              owed=owed.get(player, 0) - paid.get(player, 0), memo=_memo(line)) \
+        or refund_problem(player, money, paid.get(player, 0))
+    if problem:
+        message = problem["message"]
+        if allow_credit and isinstance(money, int) and money > 0 and problem["field"] == "money":
+            message += (" A payment made after closing toward chips lost on credit cannot be "
+                        "imported into an open session: leave the line out, close the imported "
+                        "session, then record it.")
+        errors.append(_err(line.number, message, player=player, field=problem["field"]))
+        return
+    paid[player] += money
 
 
 def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSession,
@@ -382,9 +429,10 @@ def _where(e: dict[str, Any]) -> dict[str, Any]:
     return {k: e.get(k) for k in ("index", "player", "card", "field")}
 
 
-def _memo(purchase: dict[str, Any]) -> str:
-    """A purchase line's memo as it is stored ("rebuy" when the line has none)."""
-    return str(purchase.get("memo", "rebuy"))
+def _memo(line: Line) -> str:
+    """A purchase's or a payment's line's memo as it is stored (when the line has none, "rebuy"
+    for a purchase, nothing for a payment)."""
+    return str(line.data.get("memo", "rebuy" if line.kind == "purchase" else ""))
 
 
 def _refused_at(line: int, exc: Problem) -> ImportRefused:
@@ -396,7 +444,8 @@ def _refused_at(line: int, exc: Problem) -> ImportRefused:
 def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                        progress: Progress | None = None, hold: Callable[[int], None] | None = None,
                        ) -> GameSession:
-    """Create the session and record every purchase and deal (the caller holds the transaction)."""
+    """Create the session and record every purchase, deal and payment (the caller holds the
+    transaction)."""
     h = sf.header
     try:
         session = session_create(
@@ -415,7 +464,12 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                 p = line.data
                 purchase_record(session=session, player=p["player"], chips=p["chips"],
                                 money=p.get("money"), paid=bool(p.get("paid", True)),
-                                memo=_memo(p), user=user)
+                                memo=_memo(line), user=user)
+                continue
+            if line.kind == "payment":
+                p = line.data
+                payment_record(session=session, player=p["player"], money=p["money"],
+                               memo=_memo(line), user=user)
                 continue
             number += 1
             deal_record(session=session, number=number, record=line.data, user=user)

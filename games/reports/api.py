@@ -14,7 +14,7 @@ from pathlib import Path
 from django.db import transaction
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -120,16 +120,29 @@ class SessionReportView(SessionScopedMixin, DownloadView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("format", str, enum=["json", "csv", "pdf"]),
-            OpenApiParameter("table", str, enum=list(CSV_TABLES), description="CSV only"),
+            OpenApiParameter("format", str, enum=["json", "csv", "pdf"],
+                             description="or the Accept header (`text/csv`, `application/pdf`)"),
+            OpenApiParameter("table", str, enum=list(CSV_TABLES),
+                             description="CSV only: which table (default `players`)"),
         ],
-        responses={200: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **problems(
-            400, 401, 404, 406, described={
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The report: money in integer minor units "
+                "(plus text), chips as integers (docs/settlement.md, Reports)."),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="One table; money as decimal text."),
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF."),
+            (202, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="PDF only, with a task queue: "
+                "`{\"status\": \"rendering\", \"detail\"}` while a worker renders it; GET "
+                "again after `Retry-After` seconds."),
+            **problems(400, 401, 404, 406, described={
                 500: "`render-failed` (PDF only): the PDF could not be rendered; `detail` says "
                      "why. GET again to try once more; the JSON and CSV are unaffected.",
                 503: "`queue-unavailable` (PDF only, with a task queue): the broker cannot be "
                      "reached, so the PDF was not queued. GET again after `Retry-After` seconds.",
-            })},
+            }),
+        },
     )
     def get(self, request: Request, club: str, session_id: int) -> Response:
         session = self.get_session()
@@ -189,7 +202,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
 
 class SessionFileView(SessionScopedMixin, DownloadView):
     """GET the session as a session file (JSON Lines, the import's format): header, then every
-    deal's current record and every purchase in posting order."""
+    deal's current record and every purchase in posting order, then every payment."""
 
     name = "Session file"  # the browsable API's title and breadcrumb
 
@@ -214,7 +227,8 @@ class ClubResultsView(DownloadView):
             OpenApiParameter("from", OpenApiTypes.DATE), OpenApiParameter("to", OpenApiTypes.DATE),
             OpenApiParameter("format", str, enum=["json", "csv"]),
         ],
-        responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 404, 406)},
+        responses={(200, "application/json"): OpenApiTypes.OBJECT,
+                   (200, "text/csv"): OpenApiTypes.STR, **problems(400, 401, 404, 406)},
     )
     def get(self, request: Request, club: str) -> Response:
         date_from, date_to = parse_range(request.query_params)

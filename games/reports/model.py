@@ -19,6 +19,7 @@ from games.settlement import (
     left_to_pay,
     minimal_transfers,
     money_results,
+    turns_dealt,
 )
 
 
@@ -168,7 +169,7 @@ class SessionReport:
     pool_series: list[int]
     closing_point: bool  # the series end with a point for the close (after its pool split)
     warnings: list[str]
-    totals: dict[str, int]
+    totals: dict[str, int | None]  # chips_returned and the results: None while open
 
     def money(self, units: int | None) -> str:
         """Minor units as the currency's decimal text ("" for unknown)."""
@@ -289,6 +290,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
     owed = {s: bought_money[s] - paid_money[s] for s in seats}  # below 0: paid toward a credit loss
     # open: what the payments endpoint accepts; a playing banker owes himself nothing
     to_banker = {s: 0 if s == facts.banker else max(owed[s], 0) for s in seats}
+    dealt = turns_dealt(seats, [d.verdict for d in facts.deals])
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []
@@ -323,7 +325,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
             returned_chips=ret,
             result_chips=None if ret is None else ret - bought[s],
             result_money=results.get(s) if final else None,
-            times_dealt=sum(1 for d in deals if d.dealer == s),
+            times_dealt=dealt[s],  # turns at the deal, as the closing's warning counts them
             times_looed=sum(1 for d in deals if d.loos.get(s)),
             violations=sum(1 for d in deals for x in d.violations if x.player == s),
             owed_to_banker=to_banker[s],
@@ -335,7 +337,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "money_bought": sum(bought_money.values()),
         "money_owed": sum(max(owed[s], 0) for s in seats),
         "money_owed_to_banker": sum(to_banker.values()),
-        "chips_returned": sum(facts.returned.values()) if final else 0,  # type: ignore[union-attr]
+        # not known before the close (null, as each player's are): 0 would read as a result
+        "chips_returned": sum(facts.returned.values()) if final else None,  # type: ignore[union-attr]
         "loos_paid": sum(sum(d.loos.values()) for d in deals),
         "penalties_paid": sum(sum(d.penalties.values()) for d in deals),
         "violations": sum(len(d.violations) for d in deals),
@@ -344,8 +347,8 @@ def build_report(facts: SessionFacts) -> SessionReport:
         "end_pool": sum(share.values()),
         "won_chips": sum(won.values()),
         "chips_now": sum(in_hand.values()),
-        "result_chips": sum(p.result_chips or 0 for p in players),
-        "result_money": sum(results.values()),
+        "result_chips": sum(p.result_chips or 0 for p in players) if final else None,
+        "result_money": sum(results.values()) if final else None,
         "times_looed": sum(p.times_looed for p in players),
     }
     return SessionReport(

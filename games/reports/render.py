@@ -52,14 +52,15 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
         w.writerow(["player", "display_name", "bought_chips", "bought_money", "paid_money",
                     "owed_money", "won_chips", "end_pool_share", "returned_chips",
                     "result_chips", "result_money", "times_dealt", "times_looed", "violations",
-                    "owed_to_banker"])  # added last: a reader going by position keeps its columns
+                    "owed_to_banker", "chips_now"])  # added last: a reader going by position
+                                                     # keeps its columns
         for p in report.players:
             w.writerow([p.name, p.display_name, p.bought_chips, m(p.bought_money),
                         m(p.paid_money), m(p.owed_money), p.won_chips, p.end_pool_share,
                         "" if p.returned_chips is None else p.returned_chips,
                         "" if p.result_chips is None else p.result_chips,
                         m(p.result_money), p.times_dealt, p.times_looed, p.violations,
-                        m(p.owed_to_banker)])
+                        m(p.owed_to_banker), p.chips_now])
     elif table == "deals":
         w.writerow(["number", "dealer", "status", "pool_kind", "pool_before", "pool",
                     "pool_after", "standers", "tricks", "payouts", "loos", "penalties",

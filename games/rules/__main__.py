@@ -1,6 +1,4 @@
 """Run the engine's command line: ``python -m games.rules replay FILE|-``."""
-import sys
+from .cli import main, run
 
-from .cli import main
-
-sys.exit(main())
+run(main)

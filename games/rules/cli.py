@@ -7,14 +7,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from .errors import RecordError, RuleError, record_error
 from .notation import actions_from_text, actions_to_text
 from .record import replay
 from .session import SESSION_FORMAT, replay_session
+
+
+def run(main: Callable[[], int]) -> NoReturn:
+    """Exit with ``main()``'s status; a reader that stops early (``| head``) ends the output
+    quietly, as other command-line tools do, not with a BrokenPipeError traceback."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        status = 1
+    sys.exit(status)
 
 
 def _errors(err: Exception) -> list[dict]:
@@ -58,7 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             session = False
     try:
         if session:
-            for verdict in replay_session(text.splitlines()):
+            # JSON Lines end at "\n" only: str.splitlines() would also break a line at a
+            # U+2028, U+2029 or U+0085 that JSON leaves raw in a name or memo
+            for verdict in replay_session(text.split("\n")):
                 out.write(json.dumps(verdict) + "\n")
             return 0
         try:

@@ -13,7 +13,7 @@ from typing import Any
 from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
-from .errors import RecordError, not_a_card, not_a_seat, record_error
+from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error
 from .exchanging import Exchanging
 from .flushes import ShowingFlushes, flush_class
 from .options import RuleSet, rules_from
@@ -354,6 +354,16 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._next_declarer()
 
     # ---------------------------------------------------------------- small helpers
+    def _action_cards(self, cards: Any, field: str, errors: list[dict],
+                      player: str | None = None) -> list[int]:
+        """The cards an action names: text only, as a record writes them (a number is an
+        error, ``numbered_cards``, where ``_cards`` would take it for a card code)."""
+        numbers = numbered_cards(cards, field, player=player)
+        if numbers:
+            errors += numbers
+            return []
+        return self._cards(cards, field, errors, player)
+
     def _cards(self, cards: Any, field: str, errors: list[dict], player: str | None = None
                ) -> list[int]:
         if type(cards) is list:
@@ -456,7 +466,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         c = None
         if card is not None:
             errors: list[dict] = []
-            parsed = self._cards([card], "card", errors, name)
+            parsed = self._action_cards([card], "card", errors, name)
             if errors:
                 raise RecordError(errors)
             c = parsed[0]

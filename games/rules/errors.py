@@ -45,3 +45,15 @@ def not_a_card(text: Any, *, index: int | None = None, player: str | None = None
                             field="card")
     return record_error(f"{text!r} is not a card", index=index, player=player, card=str(text),
                         field="card")
+
+
+def numbered_cards(cards: Any, field: str, *, player: str | None = None,
+                   index: int | None = None) -> list[dict[str, Any]]:
+    """An error for each number in a record's list of cards: a record names cards as text
+    ("TH"), and a number must not be read as the engine's internal card code (which ``Deal``
+    takes from Python callers), so ``7`` would quietly have been the 9C."""
+    if type(cards) is not list:
+        return []
+    return [record_error(f"{field}: {c!r} is not a card (cards are written like \"TH\")",
+                         index=index, player=player, card=str(c), field=field)
+            for c in cards if isinstance(c, (int, float))]  # bool too

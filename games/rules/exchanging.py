@@ -39,8 +39,9 @@ class Exchanging:
         name = self.seats[s]
         if parsed is None:
             errors: list[dict] = []
-            discard = self._cards(action.get("discard", []), "discard", errors, name)
-            draw = self._cards(action["draw"], "draw", errors, name) if "draw" in action else None
+            discard = self._action_cards(action.get("discard", []), "discard", errors, name)
+            draw = (self._action_cards(action["draw"], "draw", errors, name) if "draw" in action
+                    else None)
             if errors:
                 raise RecordError(errors)
             if len(set(discard)) != len(discard):

@@ -78,7 +78,7 @@ class ShowingFlushes:
         hand = self._hands[s]
         if "cards" in action:
             errors: list[dict] = []
-            shown = self._cards(action["cards"], "cards", errors, name)
+            shown = self._action_cards(action["cards"], "cards", errors, name)
             if errors:
                 raise RecordError(errors)
             if hand is not None and sorted(shown) != sorted(hand):

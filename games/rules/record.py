@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
-from .errors import RecordError, RuleError, not_a_card, not_a_seat, record_error
+from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
 from .options import RuleSet, rules_from
 from .version import RECORD_FORMAT
 
@@ -56,6 +56,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         value = record.get(flag)
         if value is not None and type(value) is not bool:  # (null: not said, so false)
             errors.append(record_error(f"{flag}: {value!r} is not true or false", field=flag))
+    _numbered_cards(record, errors)
     dealer = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))
@@ -205,6 +206,18 @@ def _carry_on(deal: Deal, action: Any) -> bool:
     except Exception:  # noqa: BLE001 - a guess that does not fit must not turn a 400 into a 500
         return False  # and what follows could only be judged against a deal that is stuck
     return True
+
+
+def _numbered_cards(record: Mapping[str, Any], errors: list[dict]) -> None:
+    """A number among the record's cards (``turnup``, ``hands``, ``miss``, ``stock``) is an
+    error (``numbered_cards``); those of actions are the deal's to refuse."""
+    errors += numbered_cards([record.get("turnup")], "turnup")
+    errors += numbered_cards(record.get("miss"), "miss")
+    errors += numbered_cards(record.get("stock"), "stock")
+    hands = record.get("hands")
+    if isinstance(hands, Mapping):
+        for p, cards in hands.items():
+            errors += numbered_cards(cards, f"hands.{p}", player=p)
 
 
 def _card(text: Any) -> int | None:

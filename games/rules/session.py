@@ -3,7 +3,8 @@
 The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
 whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error, named
 by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
-chips between a player and the banker, not the pool, so the replay passes over it.
+chips between a player and the banker, not the pool, and a ``{"payment": ...}`` line (money
+paid later for chips bought on credit) moves no chip at all, so the replay passes over both.
 """
 from __future__ import annotations
 
@@ -57,8 +58,8 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
             continue
-        if "purchase" in data:
-            continue  # chips bought from the banker: nothing the deals are judged on
+        if "purchase" in data or "payment" in data:
+            continue  # chips bought from the banker, money paid him: nothing deals are judged on
         number += 1
         record = dict(data)
         record.setdefault("seats", seats)

@@ -15,7 +15,6 @@ the session open again and logs who, when and why.
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +25,7 @@ from django.utils import timezone
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
 from games.selectors import standing_closing
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
-from games.settlement import eldest_after, split_pool
+from games.settlement import eldest_after, split_pool, turns_dealt
 from loo_ledger.problems import Problem
 
 Kind = LedgerEntry.Kind
@@ -66,10 +65,10 @@ def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool
 
 
 def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Unequal deals per player; a last deal that ended in a loo (the older rule plays on)."""
+    """Unequal turns at the deal (a deal dealt again by the same dealer, as after a misdeal, is
+    one turn); a last deal that ended in a loo (the older rule plays on)."""
     warnings = []
-    dealt = Counter(v.get("dealer") for v in verdicts)
-    counts = {s: dealt.get(s, 0) for s in seats}
+    counts = turns_dealt(seats, verdicts)
     if verdicts and len(set(counts.values())) > 1:
         listed = ", ".join(f"{s} {n}" for s, n in counts.items())
         warnings.append(f"Players have not dealt equally often: {listed}.")

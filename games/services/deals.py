@@ -59,8 +59,11 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
         errors.append({"field": "record.number",
                        "message": f"The record says deal {rec['number']}, the request deal {number}."})
     if "dealer" in rec and rec["dealer"] != dealer:
-        errors.append({"field": "record.dealer", "player": rec["dealer"],
-                       "message": f"Deal {number} is {dealer}'s deal, not {rec['dealer']}'s."})
+        named = rec["dealer"] if isinstance(rec["dealer"], str) else None  # errors name seats
+        errors.append({"field": "record.dealer", "player": named,
+                       "message": f"Deal {number} is {dealer}'s deal, not {named}'s." if named
+                       else f"Deal {number} is {dealer}'s deal; the record's dealer "
+                            f"{rec['dealer']!r} is not a seat's name."})
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})

@@ -3,11 +3,11 @@ large each may be.
 
 The caps keep one session (its import, ledger and report) from being made large enough to tie up
 a worker, and they agree with the session file: the export (``games.imports.export``) writes
-one line a deal and one a purchase after the header, and the import reads at most
-:func:`session_file_lines` of them and at most :func:`max_file_bytes` bytes, a cap computed
+one line a deal, one a purchase and one a payment after the header, and the import reads at
+most :func:`session_file_lines` of them and at most :func:`max_file_bytes` bytes, a cap computed
 from the bounds here: the largest file those lines can make (:func:`session_file_bytes`) and a
 quarter more. So every session the service can store exports into a file the import takes
-back. Payments and the session's history (corrections, closings) are no lines of the file.
+back. The session's history (corrections, closings) is no line of the file.
 
 Sizes are bytes of a line as the export writes it (:func:`session_line`: compact JSON, UTF-8,
 no ASCII escapes), so a record is measured alike whether it came in over the API or in a file,
@@ -98,9 +98,9 @@ def record_too_large(number: int, size: int) -> Problem:
 
 
 def session_file_lines() -> int:
-    """The most lines a session file holds after its header: a full session's deals and
-    purchases, one line each."""
-    return MAX_DEALS + MAX_PURCHASES
+    """The most lines a session file holds after its header: a full session's deals,
+    purchases and payments, one line each."""
+    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS
 
 
 def purchase_line_bytes() -> int:
@@ -114,11 +114,23 @@ def purchase_line_bytes() -> int:
                                     paid=False, memo="\x01" * MAX_MEMO_CHARS))
 
 
+def payment_line_bytes() -> int:
+    """The most bytes a payment's line takes: the longest player and memo, every character one
+    JSON writes as six bytes, the largest refund (its minus sign one byte more than a payment)."""
+    from games.models import ChipPayment
+    from games.services.payments import payment_line
+
+    player = ChipPayment._meta.get_field("player").max_length or 0
+    return line_bytes(payment_line(player="\x01" * player, money=-MAX_MONEY,
+                                   memo="\x01" * MAX_MEMO_CHARS))
+
+
 def session_file_bytes() -> int:
     """The largest session file the export writes of a session within these bounds: the header
-    and every deal and purchase at its largest, a newline after each line."""
+    and every deal, purchase and payment at its largest, a newline after each line."""
     return (MAX_HEADER_BYTES + 1 + MAX_DEALS * (MAX_RECORD_BYTES + 1)
-            + MAX_PURCHASES * (purchase_line_bytes() + 1))
+            + MAX_PURCHASES * (purchase_line_bytes() + 1)
+            + MAX_PAYMENTS * (payment_line_bytes() + 1))
 
 
 def max_file_bytes() -> int:

@@ -12,6 +12,7 @@ way.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -27,39 +28,67 @@ from games.settlement import left_to_pay
 from loo_ledger.problems import Problem
 
 
+def payment_line(*, player: str, money: int, memo: str) -> dict[str, Any]:
+    """A payment's line in the session file, which the import reads back as a payment (and
+    ``limits.payment_line_bytes`` measures at its largest)."""
+    return {"payment": {"player": player, "money": money, "memo": memo}}
+
+
+def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: str | None,
+                    owed: int, is_open: bool = True, memo: Any = "") -> dict[str, Any] | None:
+    """Why ``player`` cannot pay ``money`` now (None when they can), from the figures alone:
+    a seat, a whole non-zero amount (at most ``MAX_MONEY`` either way), a memo within
+    ``limits.MAX_MEMO_CHARS`` (refused, not cut), not the banker, and while the session is open
+    not more than ``owed`` for chips. The payments endpoint and a session file's payment lines
+    ask it."""
+    if player not in seats:
+        return {"field": "player", "player": player,
+                "message": f"'{player}' is not seated in this session."}
+    if not isinstance(money, int) or isinstance(money, bool) or money == 0 \
+            or abs(money) > MAX_MONEY:
+        return {"field": "money", "player": player,
+                "message": "money is a whole, non-zero number of the smallest currency unit "
+                           "(negative: a refund)."}
+    if (problem := memo_problem(memo)) is not None:
+        return {"field": "memo", "message": problem}
+    if player == banker:
+        return {"field": "player", "player": player,
+                "message": f"{player} is the banker: the banker's own chips are paid to nobody."}
+    if is_open and money > owed:
+        return {"field": "money", "player": player,
+                "message": f"{player} owes {owed} for chips and cannot pay {money}."}
+    return None
+
+
+def refund_problem(player: str, money: int, paid: int) -> dict[str, Any] | None:
+    """Why a refund of ``-money`` is more than ``player`` has ``paid`` later (None if not)."""
+    if -money > paid:
+        return {"field": "money", "player": player,
+                "message": f"{player} has paid {paid} later and cannot be refunded {-money}."}
+    return None
+
+
 @transaction.atomic
 def payment_record(*, session: GameSession, player: str, money: int, memo: str = "",
                    user: Any = None) -> ChipPayment:
     """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
 
     Refused (400) when the player is not seated, the amount is zero, the memo is longer than
-    ``limits.MAX_MEMO_CHARS``, or it would pay more than is owed or refund more than was paid. The session may be open or closed; after closing a
-    payment settles only what the buy-back left owing, and a refund is an owner's call (403).
+    ``limits.MAX_MEMO_CHARS`` (:func:`payment_problem`), or it would pay more than is owed or
+    refund more than was paid. The session may be open or closed; after closing a payment
+    settles only what the buy-back left owing, and a refund is an owner's call (403).
     Refused, 409 ``session-full``, once the session holds ``limits.MAX_PAYMENTS``.
     """
     locked = session_lock(session)  # one writer at a time: two payments cannot both pass
     if ChipPayment.objects.filter(session=locked).count() >= limits.MAX_PAYMENTS:
         raise limits.session_full("payments", limits.MAX_PAYMENTS,
                                   "no more can be recorded for it.")
-    if player not in locked.seats:
-        raise invalid([{"field": "player", "player": player,
-                        "message": f"'{player}' is not seated in this session."}])
-    if not isinstance(money, int) or isinstance(money, bool) or money == 0 \
-            or abs(money) > MAX_MONEY:
-        raise invalid([{"field": "money", "player": player,
-                        "message": "money is a whole, non-zero number of the smallest currency "
-                                   "unit (negative: a refund)."}])
-    if (problem := memo_problem(memo)) is not None:
-        raise invalid([{"field": "memo", "message": problem}])
-    if player == locked.banker:
-        raise invalid([{"field": "player", "player": player,
-                        "message": f"{player} is the banker: the banker's own chips are paid "
-                                   "to nobody."}])
     paid = paid_later(locked)
     owed = money_owed(locked, paid=paid).get(player, 0)
-    if locked.is_open and money > owed:
-        raise invalid([{"field": "money", "player": player,
-                        "message": f"{player} owes {owed} for chips and cannot pay {money}."}])
+    problem = payment_problem(player, money, seats=locked.seats, banker=locked.banker,
+                              owed=owed, is_open=locked.is_open, memo=memo)
+    if problem:
+        raise invalid([problem])
     if not locked.is_open and money < 0 and not Member.objects.filter(
             club_id=locked.club_id, user_id=getattr(user, "pk", None), role=Role.OWNER).exists():
         raise Problem(403, detail="After closing, only an owner may refund a payment: it "
@@ -74,10 +103,9 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                             "message": f"{player} owes the banker {still} after the closing "
                                        f"({owed} for chips, the buy-back {bought_back}): "
                                        f"{money} cannot be paid now."}])
-    if -money > paid.get(player, 0):
-        raise invalid([{"field": "money", "player": player,
-                        "message": f"{player} has paid {paid.get(player, 0)} later and cannot "
-                                   f"be refunded {-money}."}])
+    problem = refund_problem(player, money, paid.get(player, 0))
+    if problem:
+        raise invalid([problem])
     return ChipPayment.objects.create(session=locked, player=player, money=money,
                                       memo=memo, created_by=user)
 

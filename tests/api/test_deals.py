@@ -97,6 +97,17 @@ def test_wrong_dealer_says_whose_deal_it_is(oak_session, post_deal):
     assert "Deal 1 is cat's deal, not dan's" in data["detail"]
 
 
+@pytest.mark.parametrize("dealer", [["dan"], 3, None])
+def test_a_dealer_that_is_not_a_name_is_said_so_and_no_player_is_named(oak_session, post_deal,
+                                                                      dealer):
+    data = problem(post_deal(oak_session, 1, rec(DEAL1, dealer=dealer)), 400)
+    assert data["code"] == "record-mismatch"
+    [error] = data["errors"]
+    assert error["field"] == "record.dealer" and error["player"] is None  # a string or null
+    assert error["message"] == f"Deal 1 is cat's deal; the record's dealer {dealer!r} is not a " \
+                               "seat's name."
+
+
 def test_wrong_pool_says_what_the_ledger_holds(oak_session, post_deal):
     post_deal(oak_session, 1, DEAL1)
     data = problem(post_deal(oak_session, 2, rec(DEAL2, pool=9)), 400)

@@ -281,7 +281,9 @@ def test_every_report_format_owes_what_a_payment_may_settle(make_session, scorer
     # the debt for chips stays what it was (labelled so), the net beside it is what can be paid
     assert bob["owed_money"] == max(gross, 0) and bob["owed_to_banker"] == net
     assert max(-line["banker_pays"], 0) == net  # the through-the-banker line says the same
-    assert row["owed_to_banker"] == f"{net / 100:.2f}" and list(row)[-1] == "owed_to_banker"
+    # (its column comes after violations, where it was added: readers by position keep theirs)
+    assert row["owed_to_banker"] == f"{net / 100:.2f}"
+    assert list(row)[list(row).index("violations") + 1] == "owed_to_banker"
     assert f'data-owed-to-banker="{net}"' in bob_row
     assert totals["money_owed_to_banker"] == net
     # ...and it is exactly what the payments endpoint accepts now
@@ -331,3 +333,20 @@ def test_a_payment_memo_over_its_bound_is_refused_whole_not_cut(owing, scorer_cl
     assert data["errors"][0]["field"] == "memo"
     assert not ChipPayment.objects.exists()
     assert payment_record(session=owing, player="bob", money=50, memo="m" * most).memo == "m" * most
+
+
+def test_a_payment_or_refund_beyond_the_money_bound_is_refused(owing, scorer_client):
+    # MAX_MONEY either way, by the API and by the service (which the import's payment lines go
+    # through): the widest amount a payment's session-file line is measured with
+    from games.services import limits
+    from games.services.payments import payment_record
+    from loo_ledger.problems import Problem
+
+    for money in (limits.MAX_MONEY + 1, -(limits.MAX_MONEY + 1)):
+        assert problem(pay(scorer_client, owing, "bob", money), 400)["errors"][0]["field"] == "money"
+        with pytest.raises(Problem) as refused:
+            payment_record(session=owing, player="bob", money=money)
+        [error] = refused.value.errors
+        assert error["field"] == "money"
+        assert error["message"].startswith("money is a whole, non-zero number")
+    assert not ChipPayment.objects.exists()

@@ -55,6 +55,26 @@ def test_every_error_response_is_a_problem(schema):
     assert problem["properties"]["errors"]["items"] == {"$ref": "#/components/schemas/ProblemErrorItem"}
 
 
+def test_next_deal_documents_who_sits_out_a_redeal(schema):
+    # GET .../sessions/{id}/ answers next.sits_out before a poker-Loo redeal (docs/api.md)
+    nxt = schema["components"]["schemas"]["NextDeal"]
+    assert nxt["properties"]["sits_out"]["type"] == "array"
+    assert "sits_out" not in nxt["required"]
+
+
+@pytest.mark.parametrize("path, media, schema_of", [
+    # a CSV download is text and a PDF bytes, not a JSON object as the schema said
+    ("/api/v1/clubs/{club}/sessions/{session_id}/report", "application/json", {"type": "object"}),
+    ("/api/v1/clubs/{club}/sessions/{session_id}/report", "text/csv", {"type": "string"}),
+    ("/api/v1/clubs/{club}/sessions/{session_id}/report", "application/pdf",
+     {"type": "string", "format": "binary"}),
+    ("/api/v1/clubs/{club}/results", "text/csv", {"type": "string"}),
+])
+def test_each_download_format_has_its_own_body_type(schema, path, media, schema_of):
+    body = schema["paths"][path]["get"]["responses"]["200"]["content"][media]["schema"]
+    assert {k: v for k, v in body.items() if k in schema_of} == schema_of
+
+
 @pytest.mark.parametrize("path, method, status, code", [
     ("/api/v1/clubs/{club}/sessions/{session_id}/report", "get", "500", "render-failed"),
     ("/api/v1/clubs/{club}/sessions/{session_id}/report", "get", "503", "queue-unavailable"),

@@ -231,3 +231,43 @@ def test_blank_lines_in_a_session_file_are_skipped():
     lines = session_lines()
     assert list(replay_session([lines[0], "", lines[1], "   ", lines[2]])) == \
         list(replay_session(lines))
+
+
+def test_payment_lines_are_passed_over_as_purchase_lines_are():
+    lines = session_lines()
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    assert list(replay_session([lines[0], pay, lines[1], pay, lines[2]])) == \
+        list(replay_session(lines))
+
+
+def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
+    # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
+    # them so): the file's lines end at "\n" only
+    lines = session_lines()
+    header = json.loads(lines[0])
+    header["name"] = "Fri\u2028day\u0085night"
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join([json.dumps(header, ensure_ascii=False), *lines[1:]]) + "\r\n",
+                    encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 0, done.stdout
+    assert len(done.stdout.splitlines()) == len(lines) - 1
+
+
+@pytest.mark.parametrize("module, args", [
+    ("games.rules.simulate", ("--deals", "3000", "--seed", "1")),
+    ("games.rules", ("replay", "FILE")),
+])
+def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path, module, args):
+    # `... | head`: the pipe closes under the writer; no BrokenPipeError traceback
+    path = tmp_path / "s.jsonl"
+    path.write_text(subprocess.run(
+        [str(PYTHON), "-m", "games.rules.simulate", "--deals", "300", "--seed", "2"], cwd=ROOT,
+        capture_output=True, text=True, check=True, timeout=120).stdout)
+    proc = subprocess.Popen([str(PYTHON), "-m", module, *(str(path) if a == "FILE" else a
+                                                          for a in args)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.read(10)
+    proc.stdout.close()
+    assert proc.wait(timeout=120) in (0, 1)
+    assert b"Traceback" not in proc.stderr.read()

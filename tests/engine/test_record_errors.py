@@ -418,3 +418,39 @@ def test_a_play_without_a_player_is_named_as_such():
     del rec["actions"][11]["player"]
     assert [(e["index"], e["player"], e["message"]) for e in record_errors(rec)] == [
         (11, None, "player: missing (whose action is it?)")]
+
+
+@pytest.mark.parametrize("field, value, named_field, player", [
+    ("turnup", 7, "turnup", None),            # the engine's own code for 9C: it was read so
+    ("turnup", True, "turnup", None),
+    ("miss", [0, 1, 2], "miss", None),
+    ("stock", [51], "stock", None),
+    ("hands", {"ann": ["AH", 12]}, "hands.ann", "ann"),
+])
+def test_a_card_written_as_a_number_is_refused_not_read_as_a_code(field, value, named_field,
+                                                                  player):
+    rec = five_card()
+    rec[field] = value
+    with pytest.raises(RecordError) as err:
+        replay(rec)
+    bad = [e for e in err.value.errors if e["field"] == named_field]
+    assert bad and all(e["player"] == player and "is not a card (cards are written like" in
+                       e["message"] for e in bad), err.value.errors
+
+
+def test_a_card_written_as_a_number_in_an_action_is_refused_too():
+    # EXCHANGE_DEAL's action 4 is ann's exchange: its discard and draw as numbers (card codes)
+    for field in ("discard", "draw"):
+        rec = five_card()
+        rec["actions"][4] = {**rec["actions"][4], field: [0] * len(rec["actions"][4][field])}
+        with pytest.raises(RecordError) as err:
+            replay(rec)
+        assert any(e["index"] == 4 and e["player"] == "ann" and e["field"] == field
+                   and e["message"].startswith(f"{field}: 0 is not a card")
+                   for e in err.value.errors), err.value.errors
+    rec = five_card()
+    rec["actions"].insert(0, {"player": "ann", "action": "irregularity",
+                              "kind": "looked-at-miss", "card": 3})
+    with pytest.raises(RecordError) as err:
+        replay(rec)
+    assert [(e["index"], e["field"]) for e in err.value.errors] == [(0, "card")]

@@ -574,3 +574,28 @@ def test_a_close_whose_answer_fails_is_not_stored(hand_session, scorer_client, m
         scorer_client.post(url(hand_session, "close"))
     assert GameSession.objects.get(pk=hand_session.pk).status == "open"
     assert not LedgerEntry.objects.filter(session=hand_session, kind="buyback").exists()
+
+
+def test_a_misdeal_dealt_again_is_one_turn_at_the_deal(club, scorer_client):
+    # ann, bob, cat and dan deal once each; bob misdeals first and deals again. Closing must not
+    # warn that bob dealt more often, and the report's Dealt column says 1 for everybody
+    import datetime as dt
+
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card"},
+                             buy_ins={s: 20 for s in kit.SEATS})
+    records = [{"result": {"tricks": {"bob": 3}}},
+               {"actions": [{"player": "bob", "action": "irregularity", "kind": "misdeal"}]},
+               {"result": {"tricks": {"cat": 3}}}, {"result": {"tricks": {"dan": 3}}},
+               {"result": {"tricks": {"ann": 2, "bob": 1}}}]
+    for number, record in enumerate(records, 1):
+        deal_record(session=session, number=number, record={"format": "loo-deal/1", **record})
+    assert [d.current.verdict["dealer"] for d in session.deals.order_by("number")] == [
+        "ann", "bob", "bob", "cat", "dan"]
+    closed = scorer_client.post(url(session, "close"), {}, format="json").json()
+    assert not any("dealt equally" in w for w in closed["warnings"]), closed["warnings"]
+    report = scorer_client.get(url(session, "report")).json()
+    assert {p["name"]: p["times_dealt"] for p in report["players"]} == {s: 1 for s in kit.SEATS}

@@ -431,6 +431,9 @@ def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
     lines[0] = {**lines[0], "name": "n" * (limits.MAX_NAME_CHARS + 1)}
     lines[1] = {**lines[1], "note": "x" * limits.MAX_RECORD_BYTES}  # deal 1
     lines[at] = {"purchase": {**lines[at]["purchase"], "memo": "m" * (limits.MAX_MEMO_CHARS + 1)}}
+    # a payment's memo as a purchase's, whatever its amount (cat owes for chips by the end)
+    lines.append({"payment": {"player": "cat", "money": 1,
+                              "memo": "m" * (limits.MAX_MEMO_CHARS + 1)}})
     job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
                     django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
@@ -442,12 +445,13 @@ def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
                     django_capture_on_commit_callbacks,
                     QUERY_STRING="allow_duplicate=true").json()
     assert job["status"] == "failed"
-    [deal, purchase] = job["errors"]
+    [deal, purchase, payment] = job["errors"]
     assert (deal["line"], deal["deal"], deal["field"]) == (2, 1, "record")
     assert deal["message"].startswith("Deal 1's record is 17,061 bytes as a session file")
     assert "a deal record may be at most 16,384 bytes" in deal["message"]
     assert purchase == {"line": at + 1, "field": "memo", "player": lines[at]["purchase"]["player"],
                         "message": "The memo is 201 characters long; it may be at most 200."}
+    assert payment == {**purchase, "line": len(lines), "player": "cat"}
     assert not GameSession.objects.exists()
 
 
@@ -754,3 +758,64 @@ def test_an_upload_from_the_shell_is_the_operators(club, tmp_path):
                  stderr=io.StringIO())
     job = ImportJob.objects.get()
     assert job.created_by is None and job.status == ImportJob.Status.DONE
+
+
+def test_payment_lines_are_checked_as_the_payments_endpoint_checks_them(
+        scorer_client, django_capture_on_commit_callbacks):
+    from games.models import ChipPayment, GameSession
+
+    lines = kit.session_lines()
+    owed = 20 * kit.CHIP_VALUE  # cat's first rebuy, on credit, comes after deal 8
+    first_rebuy = next(i for i, x in enumerate(lines) if "purchase" in x)  # ann's, then cat's
+    assert lines[first_rebuy + 1]["purchase"] == {"player": "cat", "chips": 20, "paid": False}
+    pay = [
+        {"payment": {"player": "cat", "money": owed + 1}},         # more than he owes so far
+        {"payment": {"player": "cat", "money": -1}},               # a refund of nothing paid
+        {"payment": {"player": "zed", "money": 5}},                # not seated
+        {"payment": {"player": "cat", "money": 0}},                # not an amount
+        {"payment": "cat 5"},                                      # not a payment
+        {"payment": {"player": "cat", "money": owed, "memo": "cash"}},  # good
+        {"payment": {"player": "cat", "money": -owed}},            # good: refunded whole
+    ]
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + pay
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    at = first_rebuy + 3  # the file line of the first payment
+    assert [(e["line"], e.get("player"), e["field"]) for e in job["errors"]] == [
+        (at, "cat", "money"), (at + 1, "cat", "money"), (at + 2, "zed", "player"),
+        (at + 3, "cat", "money"), (at + 4, None, "player")]
+    assert job["errors"][0]["message"] == f"cat owes {owed} for chips and cannot pay {owed + 1}."
+    assert job["errors"][1]["message"] == "cat has paid 0 later and cannot be refunded 1."
+    assert not GameSession.objects.exists() and not ChipPayment.objects.exists()
+    # the good lines alone: stored, in order, after the purchase they pay toward
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + pay[5:]
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks,
+                    QUERY_STRING="allow_duplicate=true").json()
+    assert job["status"] == "done", job
+    assert list(ChipPayment.objects.values_list("player", "money", "memo").order_by("pk")) == [
+        ("cat", owed, "cash"), ("cat", -owed, "")]
+
+
+def test_a_banker_pays_nobody_in_a_file_either(scorer_client, django_capture_on_commit_callbacks):
+    lines = kit.session_lines()
+    lines[0] = {**lines[0], "banker": "cat"}
+    lines.append({"payment": {"player": "cat", "money": 100}})
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["message"]) for e in job["errors"]] == [
+        (len(lines), "cat is the banker: the banker's own chips are paid to nobody.")]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, "Missing."),
+    ({"source": "  \n"}, "The file is empty."),
+    ({"source": 123}, "Must be the file's text (a string), not int."),
+    ({"source": ["a line"]}, "Must be the file's text (a string), not list."),
+])
+def test_a_source_that_is_not_a_file_says_which(scorer_client, body, message):
+    response = scorer_client.post(IMPORTS, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": "source", "message": message}]

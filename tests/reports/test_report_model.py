@@ -97,7 +97,18 @@ def test_open_session_has_no_settlement():
     r = build_report(facts(status="open", returned=None, end_pool_shares={}))
     assert not r.final and r.transfers == [] and r.through_banker == []
     assert [p.chips_now for p in r.players] == [24, 17, 26] and r.pool_now == 3
+    # the CSV says what each holds now too, as the page's "(24 in hand)" and the JSON do
+    from games.reports.render import report_csv
+
+    rows = list(csv.DictReader(io.StringIO(report_csv(r))))
+    assert [(row["returned_chips"], row["chips_now"]) for row in rows] == [
+        ("", "24"), ("", "17"), ("", "26")]
+    assert list(rows[0])[-2:] == ["owed_to_banker", "chips_now"]  # new columns come last
     assert [p.owed_to_banker for p in r.players] == [0, 0, 200]  # open: the debt for chips (ann banks)
+    # nothing returned and no result yet: null, as each player's are (0 read as "all square")
+    assert [r.totals[k] for k in ("chips_returned", "result_chips", "result_money")] == \
+        [None, None, None]
+    assert [p.result_money for p in r.players] == [None, None, None]
     # no close yet: the series end with the last deal, as the table's chips in hand do
     assert not r.closing_point and r.pool_series == [0, 6, 3]
     assert {s: v[-1] for s, v in r.chips_series.items()} == {"ann": 24, "bob": 17, "cat": 26}
@@ -178,3 +189,18 @@ def test_the_header_shows_the_date_unless_the_default_title_says_it(title, date,
     html = report_html(build_report(facts(title=title, date=date)))
     top = html[html.index("<h1>"):html.index("</p>")]
     assert ("5 November 2026 ·" in top) is shown and ("session 7 ·" in top) is shown
+
+
+def test_a_game_without_simple_or_double_pools_shows_a_dash_not_none():
+    # five-card, Irish and poker-Loo verdicts say "pool_kind": null; the page printed "None"
+    from games.reports.render import report_csv, report_html
+
+    five = [DealFacts(1, {**D1, "pool_kind": None}), DealFacts(2, {**D2, "pool_kind": None})]
+    r = build_report(facts(deals=five, rules={"game": "five-card"}))
+    html = report_html(r)
+    row = html[html.index('<tr data-deal="1">'):html.index('<tr data-deal="2">')]
+    assert '<td class="pool-kind">—</td>' in row and "None" not in html
+    assert [d["pool_kind"] for d in json.loads(json.dumps(r.as_dict()))["deals"]] == [None, None]
+    assert [row["pool_kind"] for row in csv.DictReader(io.StringIO(report_csv(r, "deals")))] == ["", ""]
+    three = report_html(build_report(facts()))
+    assert '<td class="pool-kind">simple</td>' in three and '<td class="pool-kind">double</td>' in three

@@ -16,6 +16,7 @@ from games.settlement import (
     minor_units,
     money_results,
     split_pool,
+    turns_dealt,
     zero_sum_groups,
 )
 
@@ -173,6 +174,21 @@ def test_split_pool_odd_units_from_eldest():
     assert split_pool(0, seats, "ann") == {"ann": 0, "bob": 0, "cat": 0, "dan": 0}
     with pytest.raises(ValueError):
         split_pool(3, seats, "zed")
+
+
+def test_a_deal_dealt_again_by_the_same_dealer_is_one_turn():
+    # ann deals; bob misdeals and deals again; cat's poker-Loo deal is all folded, then dealt
+    # again: each had one turn at the deal
+    def v(dealer, nxt):
+        return {"dealer": dealer, "next": {"dealer": nxt}}
+
+    seats = ["ann", "bob", "cat"]
+    verdicts = [v("ann", "bob"), v("bob", "bob"), v("bob", "cat"), v("cat", "cat"), v("cat", "ann")]
+    assert turns_dealt(seats, verdicts) == {"ann": 1, "bob": 1, "cat": 1}
+    # a session closed after a misdeal: its dealer has not had his turn yet
+    assert turns_dealt(seats, verdicts[:2]) == {"ann": 1, "bob": 0, "cat": 0}
+    # a verdict that does not say who deals next counts as a turn
+    assert turns_dealt(seats, [{"dealer": "ann"}]) == {"ann": 1, "bob": 0, "cat": 0}
 
 
 # --- properties ----------------------------------------------------------------------------
