@@ -478,7 +478,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 raise self._err(f"misdeal: the dealer ({self.dealer}) misdeals and pays for it, "
                                 f"not {name}", player=name)
             self.books.antes.clear()  # the deal is void; the same dealer deals (and antes) again
-            self._offence(s, kind, c, evidence, "single-loo")
+            self._offence(s, kind, c, evidence, "single-loo", in_play=False)  # the deal's, no trick's
             self._standers = []
             self._end("misdeal")
             return
@@ -489,15 +489,18 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._forced_pass = self._forced_pass | {s}  # must throw up: the only declaration left is a pass
         self._offence(s, kind, c, evidence, "full-loo")
 
-    def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str) -> None:
+    def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str,
+                 *, in_play: bool = True) -> None:
         """Record a violation; play offenders are looed once (poker-Loo: burned, and the hand
-        thrown in for an offence "as revoke"; one who looked at another hand plays on)."""
+        thrown in for an offence "as revoke"; one who looked at another hand plays on).
+        ``in_play=False``: an offence of the deal itself (a misdeal), at no trick even where a
+        simple pool's play has begun before any card."""
         poker = self.rules.game == "poker-loo"
         if penalty == "full-loo" and poker:
             penalty = "burn"
         self.violations.append({
             "player": self.seats[s], "rule": rule,
-            "trick": self._trick_no if self.phase == PLAY and self._trick_no else None,
+            "trick": self._trick_no if in_play and self.phase == PLAY and self._trick_no else None,
             "card": None if card is None else NAME[card], "evidence": evidence,
             "penalty": penalty})
         if penalty == "single-loo":

@@ -37,6 +37,16 @@ def test_misdeal_dealer_pays_a_single_loo_and_deals_again(single, fine):
     assert (v["next"]["dealer"], v["next"]["pool"]) == ("dan", 6 + fine)
 
 
+def test_a_misdeal_in_a_simple_pool_is_at_no_trick():
+    # pool 0: a simple pool, where everybody plays and the play begins with the deal, yet a
+    # misdeal is the deal's, before any card: trick null as in a double pool (1.1.0 said 1).
+    # dan pays a single loo (3) into the empty pool and deals again: pool 3, dan -3.
+    v = play(record(SEATS, "dan", pool=0, actions="dan ! misdeal", rules={"game": "three-card"}))
+    assert v["tricks"] == [] and v["ended"] == "misdeal"
+    assert violations(v) == [("dan", "misdeal", None, None, "single-loo")]
+    assert_settled(v, payouts={}, penalties={"dan": 3}, pool_after=3, deltas={"dan": -3})
+
+
 def test_a_misdeal_is_the_dealers_and_another_player_named_is_a_record_error():
     errors = record_errors(record(SEATS, "dan", pool=6, actions="ann ! misdeal",
                                   rules={"game": "three-card"}))
