@@ -53,28 +53,33 @@ class SimulatedDeal(NamedTuple):
     first_of_series: bool
 
 
-def _simple(rules: RuleSet, pool: int) -> bool:
-    """A three-card simple pool: the pool was empty before this deal's ante."""
-    return rules.game == "three-card" and pool == 0 and rules.pools == "simple-and-double"
+def _simple(rules: RuleSet, pool: int, final: bool = False) -> bool:
+    """A three-card simple pool: the pool was empty before this deal's ante (a final deal is
+    always a double pool)."""
+    return (not final and rules.game == "three-card" and pool == 0
+            and rules.pools == "simple-and-double")
 
 
-def _has_miss(rules: RuleSet, pool: int) -> bool:
-    """Whether a spare hand is dealt: three-card double pools and miss-and-trump simple pools."""
-    if rules.game != "three-card":
+def _has_miss(rules: RuleSet, pool: int, final: bool = False) -> bool:
+    """Whether a spare hand is dealt: three-card double pools and miss-and-trump simple pools
+    (never at a final deal)."""
+    if rules.game != "three-card" or final:
         return False
     return not _simple(rules, pool) or rules.simple_pool == "miss-and-trump"
 
 
-def _has_turnup(rules: RuleSet, pool: int) -> bool:
+def _has_turnup(rules: RuleSet, pool: int, final: bool = False) -> bool:
     """Trumps led (`first-lead`) need no turn-up, except a simple pool's card after trick 1."""
     if rules.trump_turned != "first-lead" or rules.game not in ("three-card", "irish"):
         return True
-    return _simple(rules, pool) and not _has_miss(rules, pool)
+    return _simple(rules, pool, final) and not _has_miss(rules, pool, final)
 
 
 def deal_cards(rules: RuleSet, seats: Sequence[str], dealer: str, pool: int,
-               rng: random.Random, sits_out: Sequence[str] = ()) -> dict[str, Any]:
-    """Shuffle and deal: hands from eldest round to the dealer, then miss, turn-up, stock."""
+               rng: random.Random, sits_out: Sequence[str] = (), final: bool = False
+               ) -> dict[str, Any]:
+    """Shuffle and deal: hands from eldest round to the dealer, then miss, turn-up, stock
+    (`final`: the final deal of `end_pool: "final-deal"`, dealt without a miss)."""
     deck = list(DECK)
     rng.shuffle(deck)
     size = rules.hand_size
@@ -84,9 +89,9 @@ def deal_cards(rules: RuleSet, seats: Sequence[str], dealer: str, pool: int,
     hands = {seat: deck[i * size:(i + 1) * size] for i, seat in enumerate(order)}
     rest = deck[len(order) * size:]
     miss = None
-    if _has_miss(rules, pool):
+    if _has_miss(rules, pool, final):
         miss, rest = rest[:3], rest[3:]
-    if not _has_turnup(rules, pool):
+    if not _has_turnup(rules, pool, final):
         return {"hands": hands, "miss": miss, "turnup": None, "stock": rest}
     return {"hands": hands, "miss": miss, "turnup": rest[0], "stock": rest[1:]}
 
@@ -102,20 +107,23 @@ def _hands_needed(rules: RuleSet, actions: list[dict]) -> set[str]:
 def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], dealer: str, *,
                      pool: int = 0, rng: random.Random, first_of_series: bool = True,
                      with_hands: bool = False, number: int | None = None,
-                     redeal: dict | None = None, choose: Chooser = uniform) -> SimulatedDeal:
+                     redeal: dict | None = None, choose: Chooser = uniform,
+                     final: bool = False) -> SimulatedDeal:
     """Deal and play one deal at random among the legal actions; the record and its verdict.
 
     `number` defaults to 1 for the first deal of a series, else 2, so that `replay` without
     arguments judges it alike; `redeal` is the previous verdict's `redeal` (same dealer again);
-    `choose` picks among the legal actions (`uniform`, or e.g. `eager` to play every deal out).
+    `choose` picks among the legal actions (`uniform`, or e.g. `eager` to play every deal out);
+    `final` deals the final deal of `end_pool: "final-deal"` (`"final": true` in the record:
+    everybody stands, no miss, no ante).
     """
     rules = rules_from(rules)
     seats = list(seats)
     sits_out = list(redeal["sits_out"]) if redeal else []
-    cards = deal_cards(rules, seats, dealer, pool, rng, sits_out)
+    cards = deal_cards(rules, seats, dealer, pool, rng, sits_out, final)
     deal = Deal(rules, seats, dealer, pool=pool, hands=cards["hands"], miss=cards["miss"],
                 turnup=cards["turnup"], stock=cards["stock"], first_of_series=first_of_series,
-                redeal=redeal is not None, sits_out=sits_out)
+                redeal=redeal is not None, sits_out=sits_out, final=final)
     actions: list[dict] = []
     while deal.phase != "over":
         action = choose(rng, deal.legal_actions())
@@ -130,6 +138,8 @@ def play_random_deal(rules: RuleSet | Mapping[str, Any], seats: Sequence[str], d
         del record["turnup"]
     if redeal is not None:
         record.update(redeal=True, sits_out=sits_out)
+    if final:
+        record["final"] = True
     needed = _hands_needed(rules, actions)
     # a miss-taker's dealt hand went unseen: the miss is what they show
     miss_holders = {a["player"] for a in actions if a["action"] in ("take-miss", "defend")}

@@ -95,18 +95,26 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     return rec
 
 
+def pool_over(verdict: Mapping[str, Any]) -> int | None:
+    """The verdict's pool (played for, or left after the deal) when it is more than the ledger
+    holds (``MAX_POOL``), as an unlimited loo doubling the pool deal after deal eventually makes
+    it; None when it fits. Checked for every deal stored, re-settled ones included."""
+    st = verdict["settlement"]
+    largest = max(st["pool"], st["pool_after"])
+    return largest if largest > MAX_POOL else None
+
+
 def _replay(session: GameSession, record: dict[str, Any], *, pool: int, first_of_series: bool) -> dict[str, Any]:
-    """The verdict of a deal to be stored; refused (400) when its pool would outgrow the ledger,
-    as an unlimited loo doubling the pool deal after deal eventually does."""
+    """The verdict of a deal to be stored; refused (400) when its pool would outgrow the ledger
+    (``pool_over``)."""
     from games.rules import RecordError
 
     try:
         verdict = engine_replay(record, session.resolved_rules, pool=pool, first_of_series=first_of_series)
     except RecordError as exc:
         raise record_problem(exc) from exc
-    st = verdict["settlement"]
-    largest = max(st["pool"], st["pool_after"])
-    if largest > MAX_POOL:
+    largest = pool_over(verdict)
+    if largest is not None:
         number = record.get("number")
         message = (f"Deal {number} would make the pool {largest:,} units; the ledger holds at most "
                    f"{MAX_POOL:,}. Close the session (or cap the loo) before the pool grows so large.")
@@ -239,7 +247,8 @@ def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
 
 
 def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int) -> list[_Step]:
-    """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag."""
+    """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag;
+    refused whole when one of them can no longer be stored (its dealer, its record, its pool)."""
     from games.rules import RecordError
 
     steps = []
@@ -259,6 +268,13 @@ def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int
                                     first_of_series=carry.first_of_series)
         except RecordError as exc:
             raise _refused(number, [{**e, "deal": deal.number} for e in record_problem(exc).errors]) from exc
+        largest = pool_over(verdict)
+        if largest is not None:  # (a DataError at the revision's pool column otherwise)
+            raise _refused(number, [{
+                "deal": deal.number, "field": "record.pool",
+                "message": f"its pool would be {largest:,} units, more than the ledger holds "
+                           f"({MAX_POOL:,}).",
+            }])
         steps.append(_Step(deal, record, verdict, carry.first_of_series, DealRevision.Cause.RESETTLED))
         carry = NextDeal.after(verdict, deal.number)
     return steps

@@ -1,6 +1,7 @@
 """Bodies no client should send get a problem, never a 500: too large (413), nested too deep
-(400), option amounts beyond any table (400 rule-error), a pool the ledger cannot hold (400), a
-deal record larger than its session-file line may be (400)."""
+(400), option amounts beyond any table (400 rule-error), a pool the ledger cannot hold (400; a
+correction that would make a later deal's pool so large, 409), a deal record larger than its
+session-file line may be (400)."""
 from __future__ import annotations
 
 import json
@@ -60,6 +61,36 @@ def test_a_pool_the_ledger_cannot_hold_is_refused(make_session, post_deal):
                                           "result": {"tricks": {"ann": 3}}}), 400)
     assert "3,000,000,001" in data["detail"] and "2,147,483,647" in data["detail"]
     assert Deal.objects.filter(session=session).count() == 1
+
+
+def test_a_correction_that_grows_a_later_pool_beyond_the_ledger_is_refused(
+        make_session, post_deal, scorer_client):
+    """The bound holds for a deal re-settled by a correction too: refused whole (409, naming
+    the later deal), where it was stored (SQLite) or a 500 (PostgreSQL's integer column)."""
+    from games.models import DealRevision, LedgerEntry
+
+    session = make_session(rules={"preset": "three-card", "loo": "unlimited",
+                                  "ante": {"dealer": 3 * 10**8, "each": 0}}, allow_credit=True)
+    stand = [{"player": p, "action": "stand"} for p in ("ann", "bob", "cat", "dan")]
+    # deal 1 (cat, P = 3e8): ann 2 tricks, bob 1; cat and dan looed P each: pool after 6e8.
+    # deal 2 (dan, P = 9e8): everybody stands, ann 2, bob 1; cat and dan looed 9e8: 1.8e9
+    first = {"format": "loo-deal/1", "dealer": "cat", "turnup": "9C",
+             "result": {"tricks": {"ann": 2, "bob": 1}}}
+    assert post_deal(session, 1, first).status_code == 201
+    second = post_deal(session, 2, {"format": "loo-deal/1", "dealer": "dan", "turnup": "9C",
+                                    "actions": stand, "result": {"tricks": {"ann": 2, "bob": 1}}})
+    assert second.json()["verdict"]["settlement"]["pool_after"] == 1_800_000_000
+    entries = LedgerEntry.objects.filter(session=session).count()
+    # ann took all three of deal 1: bob looed too, pool after 9e8; deal 2 then leaves 2.4e9
+    response = scorer_client.post(f"/api/v1/clubs/oak/sessions/{session.pk}/deals/1/corrections",
+                                  {"record": {**first, "result": {"tricks": {"ann": 3}}},
+                                   "reason": "ann took all three"}, format="json")
+    data = problem(response, 409)
+    assert data["code"] == "correction-refused" and data["deal"] == 2
+    assert [(e["deal"], e["field"]) for e in data["errors"]] == [(2, "record.pool")]
+    assert "2,400,000,000" in data["detail"] and "2,147,483,647" in data["detail"]
+    assert DealRevision.objects.filter(deal__session=session).count() == 2
+    assert LedgerEntry.objects.filter(session=session).count() == entries
 
 
 def test_unstorable_text_is_found_at_any_depth():

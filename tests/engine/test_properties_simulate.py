@@ -105,6 +105,28 @@ def test_a_session_passes_the_deal_to_the_left_and_numbers_the_deals():
     assert [v["settlement"]["pool_before"] for v in verdicts] == [r["pool"] for r in records]
 
 
+@pytest.mark.parametrize("options", [
+    {"game": "three-card", "end_pool": "final-deal"},
+    {"game": "three-card", "end_pool": "final-deal", "trump_turned": "first-lead"},
+    {"game": "irish", "end_pool": "final-deal"},
+    {"game": "five-card", "end_pool": "final-deal"},
+    {"game": "poker-loo", "end_pool": "final-deal"},
+])
+def test_a_final_deal_is_dealt_without_a_miss_and_played_without_antes(options):
+    """`final=True`: the final deal of `end_pool: "final-deal"`, marked in the record, which
+    replays to the simulator's own verdict: everybody stands, no miss, no ante."""
+    rules = RuleSet.from_options(options)
+    for k, pool in enumerate([0, 4, 9] * 4):
+        dealt = play_random_deal(rules, SEATS, "eve", pool=pool, rng=random.Random(k),
+                                 first_of_series=k % 2 == 0, final=True)
+        assert dealt.record["final"] is True and "miss" not in dealt.record
+        verdict = replay(dealt.record, rules, pool=pool, first_of_series=k % 2 == 0)
+        assert verdict == dealt.verdict and verdict["status"] == "valid"
+        assert verdict["settlement"]["antes"] == {}
+        if verdict["ended"] == "played":
+            assert verdict["standers"] == SEATS
+
+
 def test_poker_loo_sessions_start_a_new_series_after_the_pot_is_taken():
     rules = RuleSet.from_options({"preset": "poker-loo"})
     deals = list(session_deals(rules, SEATS, 30, random.Random(8)))
