@@ -353,12 +353,15 @@ def deal_correct(
 
     changes: list[DealChange] = []
     first_revision: DealRevision | None = None
+    posting = next_posting(locked)  # each reversal takes the next (read once: it reads every deal)
     for step in steps:
         old = step.deal.current
         if step.cause == DealRevision.Cause.RESETTLED and step.verdict == old.verdict:
             continue
         why = reason if step.cause == DealRevision.Cause.CORRECTED else f"deal {number} corrected: {reason}"
-        post_reversal(session=locked, deal=step.deal, memo=f"reverses deal {step.deal.number} r{old.revision}")
+        if post_reversal(session=locked, deal=step.deal, posting=posting,
+                         memo=f"reverses deal {step.deal.number} r{old.revision}"):
+            posting += 1
         rev = _revision_create(deal=step.deal, record=step.record, verdict=step.verdict,
                                first_of_series=step.first_of_series, cause=step.cause, reason=why, user=user)
         post_settlement(session=locked, deal=step.deal, revision=rev)

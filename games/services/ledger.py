@@ -170,11 +170,15 @@ def deal_net(deal: Deal) -> QuerySet:
             .values("account").annotate(total=Sum("chips")).order_by("account"))
 
 
-def post_reversal(*, session: GameSession, deal: Deal, memo: str) -> list[LedgerEntry]:
-    """Undo everything currently booked for ``deal`` (its net per account), as one posting."""
+def post_reversal(
+    *, session: GameSession, deal: Deal, memo: str, posting: int | None = None
+) -> list[LedgerEntry]:
+    """Undo everything currently booked for ``deal`` (its net per account), as one posting
+    (``posting``: its number, by default the next free one)."""
     lines = [LedgerLine(row["account"], -row["total"]) for row in deal_net(deal) if row["total"]]
     return ledger_post(
         session=session, kind=Kind.REVERSAL, lines=lines, deal=deal, revision=deal.current, memo=memo,
+        posting=posting,
     )
 
 
