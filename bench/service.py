@@ -551,7 +551,8 @@ def cascade_session(deals: int, seed: int) -> tuple[Workload, dict[str, Any]]:
 
 def correction_series(world: World, deals: int, count: int) -> list[Series]:
     """Correct deal 1 back and forth, ``count`` times each way: once re-settling every later
-    deal, once changing nothing later (every later deal is still replayed to know that)."""
+    deal, once changing nothing later (deal 2 is dealt into what it was judged with, so no later
+    deal is replayed; the credit check still walks the whole session's ledger)."""
     from games.services.deals import deal_record
 
     work, correction = cascade_session(deals, SEED + 1)

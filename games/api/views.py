@@ -181,7 +181,7 @@ def correction_data(correction: Correction, reason: str) -> dict[str, Any]:
 
 @extend_schema(tags=["deals"])
 class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
-    """Correct a deal: a new revision, and every later deal re-settled with the new pool."""
+    """Correct a deal: a new revision, and the later deals re-settled as far as the change reaches."""
 
     name = "Correct a deal"  # the browsable API's title and breadcrumb
 

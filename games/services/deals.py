@@ -5,8 +5,9 @@ after another; the unique (session, number) constraint is the backstop.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -246,13 +247,46 @@ def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
     )
 
 
-def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int) -> list[_Step]:
-    """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag;
-    refused whole when one of them can no longer be stored (its dealer, its record, its pool)."""
+def _judged_with(deal: Deal) -> NextDeal:
+    """What the deal's current revision was judged with besides its record: its dealer, the
+    pool carried in, the series flag and, for a redeal, who sat out."""
+    cur = deal.current
+    redeal = cur.record.get("redeal")
+    return NextDeal(deal.number, cur.dealer, cur.pool_before, cur.first_of_series,
+                    tuple(cur.record.get("sits_out") or ()) if redeal else None)
+
+
+def _later_deals(session: GameSession, number: int) -> Iterator[Deal]:
+    """The deals after deal ``number`` in order, with their current revisions, read a batch at
+    a time (8 deals, then twice as many each time up to 256): a re-settlement that stops after
+    a few deals reads only those, one that runs to the end of a 1,000-deal session reads it in
+    8 queries."""
+    size = 8
+    while True:
+        batch = list(Deal.objects.filter(session=session, number__gt=number)
+                     .select_related("current").order_by("number")[:size])
+        yield from batch
+        if len(batch) < size:
+            return
+        number, size = batch[-1].number, min(size * 2, 256)
+
+
+def _replan(locked: GameSession, later: Iterable[Deal], carry: NextDeal, number: int) -> list[_Step]:
+    """Re-replay the deals after a corrected one, carrying the new pool, dealer and series flag,
+    up to the first deal dealt into what its current revision was judged with; refused whole when
+    one of them can no longer be stored (its dealer, its record, its pool).
+
+    A deal's verdict depends only on its stored record, the session's rules and what the deal
+    before it carries (``NextDeal.after``: dealer, pool, series flag, redeal), so from that deal
+    on nothing would change and the rest are not read. (A deal judged by an older engine keeps
+    its verdict then, as stored deals do until a correction reaches them.)
+    """
     from games.rules import RecordError
 
     steps = []
     for deal in later:
+        if carry == _judged_with(deal):
+            break
         old = deal.current
         if carry.dealer != old.dealer:
             raise _refused(number, [{
@@ -281,19 +315,26 @@ def _replan(locked: GameSession, later: list[Deal], carry: NextDeal, number: int
 
 
 def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) -> None:
-    """Walk the session's timeline with the new verdicts; refuse if anyone goes below zero."""
+    """Walk the session's timeline with the new verdicts; refuse if anyone goes below zero.
+
+    Every deal from the corrected one on is checked, re-settled or not: a deal the correction
+    does not reach keeps its figures, but what its players hold when it comes may be less."""
     if locked.allow_credit:
         return
     replaced = {s.deal.number: s.verdict["settlement"]["deltas"] for s in steps}
+    seats = set(locked.seats)
     running: dict[str, int] = {}
     for row in ledger_timeline(locked):
         changes = row.changes
-        if row.kind == "deal" and row.deal in replaced:
-            deltas = replaced[row.deal]
+        if row.kind == "deal" and row.deal is not None and row.deal >= number:
+            deltas = replaced.get(row.deal)
+            if deltas is None:
+                deltas = {account: chips for account, chips in changes.items() if account in seats}
+            else:
+                changes = deltas
             errors = credit_errors(running, deltas, deal=row.deal, advice=NO_BUY_BACK_THEN)
             if errors:
                 raise _refused(number, errors)
-            changes = deltas
         for account, chips in changes.items():
             running[account] = running.get(account, 0) + chips
 
@@ -302,44 +343,47 @@ def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) ->
 def deal_correct(
     *, session: GameSession, number: int, record: Mapping[str, Any], user: Any = None, reason: str = ""
 ) -> Correction:
-    """Store a new revision of deal ``number`` and re-settle it and every later deal.
+    """Store a new revision of deal ``number`` and re-settle it and the later deals it reaches
+    (up to the first one dealt into what it was judged with: ``_replan``).
 
     Refused whole (nothing changes) when a later deal becomes impossible: its dealer no longer
     deals, its record no longer replays, or a player would go below zero chips.
     """
     locked = session_lock(session)
     require_open(locked)
-    deals = list(
-        Deal.objects.filter(session=locked, number__gte=number).select_related("current").order_by("number")
-    )
-    if not deals or deals[0].number != number:
+    target = Deal.objects.filter(session=locked, number=number).select_related("current").first()
+    if target is None:
         raise Problem(404, "No such deal", detail=f"Deal {number} is not recorded in session {locked.pk}.",
                       code="not-found")
-    target, cur = deals[0], deals[0].current
-    expected = NextDeal(number, cur.dealer, cur.pool_before, cur.first_of_series,
-                        tuple(cur.record.get("sits_out") or ()) if cur.record.get("redeal") else None)
-    rec = session_record(locked, record, expected)
+    cur = target.current
+    rec = session_record(locked, record, _judged_with(target))
     verdict = _replay(locked, rec, pool=cur.pool_before, first_of_series=cur.first_of_series)
     if rec == cur.record and verdict == cur.verdict:
         raise Problem(409, "Nothing to correct", code="correction-unchanged", deal=number,
                       detail=f"Deal {number} already has this record (revision {cur.revision}) "
                              "and it settles the same. Nothing was changed.")
-    if len(deals) > 1 and is_final_deal(rec, verdict):
-        raise _refused(number, [{"deal": deals[1].number, "field": "record.final",
+    later = _later_deals(locked, number)
+    following = next(later, None)
+    if following is not None and is_final_deal(rec, verdict):
+        raise _refused(number, [{"deal": following.number, "field": "record.final",
                                  "message": f"it would come after the final deal {number}, which "
                                             "plays the pool off."}])
     steps = [_Step(target, rec, verdict, cur.first_of_series, DealRevision.Cause.CORRECTED)]
-    steps += _replan(locked, deals[1:], NextDeal.after(verdict, number), number)
+    steps += _replan(locked, chain([following], later) if following else (), NextDeal.after(verdict, number),
+                     number)
     _check_credit_after(locked, steps, number)
 
     changes: list[DealChange] = []
     first_revision: DealRevision | None = None
+    posting = next_posting(locked)  # each reversal takes the next (read once: it reads every deal)
     for step in steps:
         old = step.deal.current
         if step.cause == DealRevision.Cause.RESETTLED and step.verdict == old.verdict:
             continue
         why = reason if step.cause == DealRevision.Cause.CORRECTED else f"deal {number} corrected: {reason}"
-        post_reversal(session=locked, deal=step.deal, memo=f"reverses deal {step.deal.number} r{old.revision}")
+        if post_reversal(session=locked, deal=step.deal, posting=posting,
+                         memo=f"reverses deal {step.deal.number} r{old.revision}"):
+            posting += 1
         rev = _revision_create(deal=step.deal, record=step.record, verdict=step.verdict,
                                first_of_series=step.first_of_series, cause=step.cause, reason=why, user=user)
         post_settlement(session=locked, deal=step.deal, revision=rev)

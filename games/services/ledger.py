@@ -170,11 +170,15 @@ def deal_net(deal: Deal) -> QuerySet:
             .values("account").annotate(total=Sum("chips")).order_by("account"))
 
 
-def post_reversal(*, session: GameSession, deal: Deal, memo: str) -> list[LedgerEntry]:
-    """Undo everything currently booked for ``deal`` (its net per account), as one posting."""
+def post_reversal(
+    *, session: GameSession, deal: Deal, memo: str, posting: int | None = None
+) -> list[LedgerEntry]:
+    """Undo everything currently booked for ``deal`` (its net per account), as one posting
+    (``posting``: its number, by default the next free one)."""
     lines = [LedgerLine(row["account"], -row["total"]) for row in deal_net(deal) if row["total"]]
     return ledger_post(
         session=session, kind=Kind.REVERSAL, lines=lines, deal=deal, revision=deal.current, memo=memo,
+        posting=posting,
     )
 
 
@@ -210,25 +214,28 @@ class TimelineRow:
 
 
 def ledger_timeline(session: GameSession) -> list[TimelineRow]:
-    """Balances after every step in play order, computed from the ledger itself."""
+    """Balances after every step in play order, computed from the ledger itself.
+
+    A deal row needs only its current revision's dealer and number, so the revisions' records
+    and verdicts are not read: decoding them took most of the walk (260 of 370 ms at 1,000
+    deals on SQLite), which every correction pays for its credit check.
+    """
     rows: dict[int, TimelineRow] = {}
-    for deal in Deal.objects.filter(session=session).select_related("current"):
-        current = deal.current
-        rows[deal.posting] = TimelineRow(
-            deal.posting, "deal", deal.number, current.dealer if current else None,
-            current.revision if current else None,
-        )
+    deals = Deal.objects.filter(session=session).values_list(
+        "posting", "number", "current__dealer", "current__revision")
+    for posting, number, dealer, revision in deals:
+        rows[posting] = TimelineRow(posting, "deal", number, dealer, revision)
     entries = (
         LedgerEntry.objects.filter(session=session)
-        .values("posting", "kind", "account", "chips", "deal__posting")
+        .values_list("posting", "kind", "account", "chips", "deal__posting")
         .order_by("seq")
     )
-    for e in entries:
-        pos = e["deal__posting"] or e["posting"]
+    for posting, kind, account, chips, deal_posting in entries:  # (tuples: a third faster than dicts)
+        pos = deal_posting or posting
         row = rows.get(pos)
         if row is None:
-            row = rows[pos] = TimelineRow(pos, e["kind"])
-        row.changes[e["account"]] = row.changes.get(e["account"], 0) + e["chips"]
+            row = rows[pos] = TimelineRow(pos, kind)
+        row.changes[account] = row.changes.get(account, 0) + chips
     running = {name: 0 for name in [*session.seats, POOL, BANK]}
     out = []
     for pos in sorted(rows):

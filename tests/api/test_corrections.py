@@ -116,6 +116,102 @@ def test_the_same_record_is_taken_when_the_engine_now_settles_it_otherwise(playe
     assert [(c["number"], c["cause"]) for c in response.json()["changes"]] == [(3, "corrected")]
 
 
+def result_only(tricks: dict[str, int], **changes):
+    """A three-card record giving only who took how many tricks (the session names the dealer)."""
+    return {"format": "loo-deal/1", "turnup": "9C", "result": {"tricks": tricks}, **changes}
+
+
+@pytest.fixture
+def upgraded_engine(monkeypatch):
+    """The engine as if upgraded since the deals were stored: every verdict it gives from now
+    on says version 9.9.9. Yields the numbers of the deals it replays."""
+    from games.services import deals as deal_service
+
+    replayed: list[int] = []
+    installed = deal_service.engine_replay
+
+    def replay_v2(record, *args, **kwargs):
+        replayed.append(record["number"])
+        verdict = installed(record, *args, **kwargs)
+        verdict["engine"] = {**verdict["engine"], "version": "9.9.9"}
+        return verdict
+
+    monkeypatch.setattr(deal_service, "engine_replay", replay_v2)
+    return replayed
+
+
+def revisions(session):
+    """Deal number -> (current revision, the engine version of its verdict)."""
+    return {d.number: (d.current.revision, d.current.verdict["engine"]["version"])
+            for d in session.deals.select_related("current")}
+
+
+def test_correction_that_keeps_the_carried_pool_does_not_replay_later_deals(played, scorer_client,
+                                                                            upgraded_engine):
+    # bob took two tricks of deal 1, ann one: the pool left (6), the next dealer and the series
+    # are the same, so deals 2 and 3 are dealt into what they were judged with and are not
+    # replayed, even by an engine that would now give them another verdict (its version)
+    stored = revisions(played)
+    response = correct(scorer_client, played, 1, rec(DEAL1, result={"tricks": {"ann": 1, "bob": 2}}))
+    assert response.status_code == 201, response.content
+    [change] = response.json()["changes"]
+    assert (change["number"], change["cause"], change["pool_after_after"]) == (1, "corrected", 6)
+    assert (change["deltas_before"]["bob"], change["deltas_after"]["bob"]) == (1, 2)
+    assert upgraded_engine == [1]
+    assert revisions(played) == {**stored, 1: (2, "9.9.9")}
+
+
+def test_a_deal_the_correction_does_not_reach_keeps_its_older_engine_verdict(played, scorer_client,
+                                                                            upgraded_engine):
+    # deal 1 corrected leaves 3 in the pool, not 6: deal 2 is re-settled by the engine now
+    # installed, but leaves 3 as before, so deal 3 keeps the verdict it was stored with
+    version = revisions(played)[3][1]
+    response = correct(scorer_client, played, 1, FIXED)
+    assert response.status_code == 201, response.content
+    assert [(c["number"], c["cause"]) for c in response.json()["changes"]] == [
+        (1, "corrected"), (2, "resettled")]
+    assert upgraded_engine == [1, 2]
+    assert revisions(played) == {1: (2, "9.9.9"), 2: (2, "9.9.9"), 3: (1, version)}
+
+
+def test_correction_that_changes_the_carried_pool_resettles_every_later_deal(make_session, post_deal,
+                                                                           scorer_client):
+    # a single loo of 1: bob looking at the stock in deal 1 leaves 7 in the pool, not 6; each
+    # later deal (ann 2 tricks, bob 1) then carries an odd unit on (pools 7, 1, 1, ... for
+    # 6, 0, 6, 0, ...), so all twelve are re-settled, past the first batch of deals read
+    session = make_session(rules={"preset": "three-card", "single_loo": 1},
+                           buy_ins=dict.fromkeys(["ann", "bob", "cat", "dan"], 50))
+    for number in range(1, 13):
+        assert post_deal(session, number, result_only({"ann": 2, "bob": 1})).status_code == 201
+    stock = [{"player": "bob", "action": "irregularity", "kind": "looked-at-stock"}]
+    response = correct(scorer_client, session, 1, result_only({"ann": 2, "bob": 1}, actions=stock))
+    assert response.status_code == 201, response.content
+    changes = response.json()["changes"]
+    assert [(c["number"], c["cause"]) for c in changes] == [
+        (1, "corrected"), *((n, "resettled") for n in range(2, 13))]
+    assert [c["pool_after_after"] for c in changes] == [7] + [1] * 11
+    assert [c["pool_after_before"] for c in changes] == [6, 0] * 6
+    assert {number: revision for number, (revision, _) in revisions(session).items()} == dict.fromkeys(
+        range(1, 13), 2)
+
+
+def test_correction_refused_when_a_deal_it_leaves_alone_would_take_a_player_below_zero(
+        make_session, post_deal, scorer_client):
+    session = make_session(buy_ins={"ann": 20, "bob": 20, "cat": 20, "dan": 5})
+    # deal 1 (cat deals): ann 2 tricks, dan 1, bob looed; dan 5 + 1 = 6 pays his ante of 3 in deal 2
+    for number, tricks in enumerate([{"ann": 2, "dan": 1}, {"ann": 2, "bob": 1}], start=1):
+        assert post_deal(session, number, result_only(tricks)).status_code == 201
+    before = snapshot(session)
+    # bob took the trick, not dan: dan is looed (5 - 3 = 2). The pool left is 6 as before, so
+    # deal 2 settles as it did, but dan cannot pay its ante
+    data = problem(correct(scorer_client, session, 1, result_only({"ann": 2, "bob": 1})), 409)
+    assert data["code"] == "correction-refused" and data["deal"] == 2
+    assert data["errors"] == [{"player": "dan", "field": "record", "deal": 2, "holds": 2, "owes": 3,
+                               "message": "dan holds 2 and owes 3: a purchase recorded now would "
+                                          "come after that deal"}]
+    assert snapshot(session) == before
+
+
 def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post_deal, scorer_client):
     session = make_session(buy_ins={"ann": 20, "bob": 3, "cat": 20, "dan": 20})
     for n, deal in enumerate([DEAL1, DEAL2, DEAL3], start=1):
