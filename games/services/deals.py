@@ -247,13 +247,16 @@ def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
     )
 
 
+def _sits_out(record: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """Who sat out the deal of this stored record when it is a redeal (None: not a redeal)."""
+    return tuple(record.get("sits_out") or ()) if record.get("redeal") else None
+
+
 def _judged_with(deal: Deal) -> NextDeal:
     """What the deal's current revision was judged with besides its record: its dealer, the
     pool carried in, the series flag and, for a redeal, who sat out."""
     cur = deal.current
-    redeal = cur.record.get("redeal")
-    return NextDeal(deal.number, cur.dealer, cur.pool_before, cur.first_of_series,
-                    tuple(cur.record.get("sits_out") or ()) if redeal else None)
+    return NextDeal(deal.number, cur.dealer, cur.pool_before, cur.first_of_series, _sits_out(cur.record))
 
 
 def _later_deals(session: GameSession, number: int) -> Iterator[Deal]:
@@ -378,8 +381,10 @@ def deal_correct(
     posting = next_posting(locked)  # each reversal takes the next (read once: it reads every deal)
     for step in steps:
         old = step.deal.current
-        if step.cause == DealRevision.Cause.RESETTLED and step.verdict == old.verdict:
-            continue
+        if (step.cause == DealRevision.Cause.RESETTLED and step.verdict == old.verdict
+                and step.first_of_series == old.first_of_series
+                and _sits_out(step.record) == _sits_out(old.record)):
+            continue  # (judged with what it was judged with before: its revision stands)
         why = reason if step.cause == DealRevision.Cause.CORRECTED else f"deal {number} corrected: {reason}"
         if post_reversal(session=locked, deal=step.deal, posting=posting,
                          memo=f"reverses deal {step.deal.number} r{old.revision}"):

@@ -174,6 +174,33 @@ def test_a_deal_the_correction_does_not_reach_keeps_its_older_engine_verdict(pla
     assert revisions(played) == {1: (2, "9.9.9"), 2: (2, "9.9.9"), 3: (1, version)}
 
 
+def test_a_deal_reached_with_another_series_flag_is_stored_with_it(played, scorer_client, monkeypatch):
+    # a deal the correction reaches with another series flag, but which settles the same (as a
+    # poker-Loo deal everybody stands in and one player sweeps does), gets a revision saying
+    # so: its stored flag is what the next correction of it is replayed with, and what tells
+    # whether a correction before it still reaches it
+    from games.services import deals as deal_service
+
+    installed = deal_service.engine_replay
+
+    def series_after_deal_1(record, *args, **kwargs):
+        verdict = installed(record, *args, **kwargs)
+        if record["number"] == 1:  # the corrected deal 1 now says deal 2 starts a series
+            verdict["next"] = {**verdict["next"], "first_of_series": True}
+        return verdict
+
+    monkeypatch.setattr(deal_service, "engine_replay", series_after_deal_1)
+    deal2 = played.deals.get(number=2).current
+    assert deal2.first_of_series is False
+    response = correct(scorer_client, played, 1, rec(DEAL1, result={"tricks": {"ann": 1, "bob": 2}}))
+    assert response.status_code == 201, response.content
+    assert [(c["number"], c["cause"]) for c in response.json()["changes"]] == [
+        (1, "corrected"), (2, "resettled")]
+    current = played.deals.get(number=2).current
+    assert (current.revision, current.first_of_series, current.verdict) == (2, True, deal2.verdict)
+    assert played.deals.get(number=3).current.revision == 1  # deal 2 carries on what it did
+
+
 def test_correction_that_changes_the_carried_pool_resettles_every_later_deal(make_session, post_deal,
                                                                            scorer_client):
     # a single loo of 1: bob looking at the stock in deal 1 leaves 7 in the pool, not 6; each

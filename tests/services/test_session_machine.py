@@ -813,8 +813,8 @@ class SessionMachine(RuleBasedStateMachine):
         assert verdicts == m.verdicts()
         turn = Turn(1, m.first_dealer, 0, True)
         for rev, verdict in zip(revisions, verdicts, strict=True):
-            assert (rev.record["number"], rev.record["pool"], rev.dealer) == (
-                turn.number, turn.pool, turn.dealer)
+            assert (rev.record["number"], rev.record["pool"], rev.dealer, rev.first_of_series) == (
+                turn.number, turn.pool, turn.dealer, turn.first_of_series)
             turn = turn.following(verdict)
 
     @invariant()
