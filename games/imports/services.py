@@ -250,8 +250,8 @@ def parse_session_file(text: str) -> SessionFile:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
                                       f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
-                                      f"purchases and {limits.MAX_PAYMENTS:,} payments; split "
-                                      "the file")])
+                                      f"purchases, {limits.MAX_PAYMENTS:,} payments and its "
+                                      "close; split the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
     sf.header = header
