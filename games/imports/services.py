@@ -457,8 +457,7 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
         if allow_credit and closed is None and isinstance(money, int) and money > 0 \
                 and problem["field"] == "money":
             message += (" A payment made after closing toward chips lost on credit comes after "
-                        'the session\'s close line ({"close": {"reason": ...}}), as the export '
-                        "writes it.")
+                        'the session\'s close line ({"close": {"reason": ...}}).')
         errors.append(_err(line.number, message, player=player, field=problem["field"]))
         return
     paid[player] += money
