@@ -7,9 +7,14 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
 records a rebuy between deals, and a line `{"payment": {"player": "dan", "money": 100}}` money
 paid later toward chips bought on credit (negative: a refund), checked as the payments endpoint
-checks it in an open session. Blank lines are skipped; line numbers count from 1. A file holds
-at most what a session does (``games.services.limits``: as many deals, purchases and payments,
-each no larger, in no more bytes): what the export writes of any stored session imports back.
+checks it in an open session. A closed session's file has one line `{"close": {"reason": "..."}}`
+after every deal and purchase: the import closes the session there with the closing service
+(the end pool and the buy-back worked out again, never read from the file), and the payment
+lines after it are checked as the payments endpoint checks them once the session is closed (at
+most what the closing left owing). Blank lines are skipped; line numbers count from 1. A file
+holds at most what a session does (``games.services.limits``: as many deals, purchases and
+payments, each no larger, one close line, in no more bytes): what the export writes of any
+stored session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
@@ -36,14 +41,24 @@ from django.utils import timezone
 from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import GameSession
-from games.rules.session import SESSION_FORMAT
+from games.rules.session import SERVICE_LINES, SESSION_FORMAT
 from games.selectors import NextDeal
 from games.services import limits
-from games.services.closing import is_final_deal
+from games.services.closing import (
+    closing_figures,
+    final_deal_missing,
+    is_final_deal,
+    session_close,
+)
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
-from games.services.payments import payment_problem, payment_record, refund_problem
+from games.services.payments import (
+    closed_payment_problem,
+    payment_problem,
+    payment_record,
+    refund_problem,
+)
 from games.services.sessions import (
     CLUB_BANKER,
     memo_problem,
@@ -51,6 +66,7 @@ from games.services.sessions import (
     purchase_record,
     session_create,
 )
+from games.settlement import eldest_after
 from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
 
@@ -59,8 +75,9 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
-#: the lines beside the deals, each an object under its one key: chips bought, money paid later
-EXTRA_LINES = ("purchase", "payment")
+#: the lines beside the deals, each an object under its one key: chips bought, money paid later,
+#: the session's closing (the engine's replay passes over the same lines)
+EXTRA_LINES = SERVICE_LINES
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -70,10 +87,10 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class Line:
-    """One meaningful line of the file: a deal record, a purchase or a payment."""
+    """One meaningful line of the file: a deal record, a purchase, a payment or the close."""
 
     number: int  # line number in the file, from 1
-    # "deal" | "purchase" | "payment" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    # "deal" | "purchase" | "payment" | "close" | "unreadable" (taken for a deal) | "bad" (not a deal)
     kind: str
     data: dict[str, Any]
 
@@ -212,6 +229,8 @@ def parse_session_file(text: str) -> SessionFile:
             extra is not None or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and extra is None:
             problem = "a second session header: a file holds one session"
+        if problem is None and not_a_deal and extra == "close" and not isinstance(data[extra], dict):
+            problem = 'a close line is {"close": {"reason": text}}'
         if problem:
             if header is None:
                 header = {}
@@ -231,8 +250,8 @@ def parse_session_file(text: str) -> SessionFile:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
                                       f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
-                                      f"purchases and {limits.MAX_PAYMENTS:,} payments; split "
-                                      "the file")])
+                                      f"purchases, {limits.MAX_PAYMENTS:,} payments and its "
+                                      "close; split the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
     sf.header = header
@@ -327,11 +346,27 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     number = 0
     total = sf.deals
     final_line: int | None = None  # the line of the final deal, once played
+    last_deal: tuple[int, bool] | None = None  # the last deal's number, and if it was the final
+    closed: Closed | None = None  # once the close line is read
     for line in sf.lines:
         if len(errors) > MAX_ERRORS:
             break
         if line.kind == "bad":
             continue  # its error is already listed; it is not a deal
+        if line.kind == "close":
+            if closed is not None:
+                errors.append(_err(line.number, f"a second close line (the first is line "
+                                                f"{closed.line}): a file carries one closing, "
+                                                "the session's last"))
+                continue
+            closed = _check_close(line, carry, last_deal, table, held, errors)
+            continue
+        if closed is not None and line.kind != "payment":
+            what = "a purchase" if line.kind == "purchase" else "a deal"
+            errors.append(_err(line.number, f"{what} after the close line (line {closed.line}): "
+                                            "a closed session takes none, so the close line "
+                                            "comes after every deal and purchase, and only "
+                                            "payments follow it"))
         if line.kind == "purchase":
             p = line.data
             if p.get("player") not in seats or not isinstance(p.get("chips"), int) or p["chips"] < 1:
@@ -348,7 +383,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             continue
         if line.kind == "payment":
             _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
-                           errors, bool(h.get("allow_credit")))
+                           errors, bool(h.get("allow_credit")), closed)
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:
@@ -361,6 +396,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
                                deal=number))
         carry, final = _check_deal(line, number, carry, table, held, errors,
                                    bool(h.get("allow_credit")))
+        last_deal = (number, final)
         if final and final_line is None:
             final_line = line.number
         if progress:
@@ -369,25 +405,59 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
         raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
 
 
+@dataclass
+class Closed:
+    """The file's close line: where it is, and the money the closing's buy-back comes to for
+    each seat (None when unknown: a bad deal line came before it)."""
+
+    line: int
+    bought_back: dict[str, int] | None
+
+
+def _check_close(line: Line, carry: NextDeal | None, last_deal: tuple[int, bool] | None,
+                 table: GameSession, held: dict[str, int], errors: list[dict[str, Any]]) -> Closed:
+    """A close line, as the closing takes it (``session_close``): its reason within bounds, the
+    final deal played when the rules and the pool ask for one; and what the closing would buy
+    back, worked out as it works it out, for the payments after it."""
+    reason = line.data.get("reason", "")
+    if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
+        errors.append(_err(line.number, f"the closing's {problem}", field="reason"))
+    if carry is None:  # after a bad deal line the pool and the next dealer are unknown
+        return Closed(line.number, None)
+    missing = final_deal_missing(table.end_pool_mode, carry.pool, last_deal)
+    if missing is not None:
+        errors.append(_err(line.number, str(missing.detail)))
+    seats = list(table.seats)
+    _shares, returned = closing_figures(seats, held, carry.pool, eldest_after(seats, carry.dealer))
+    return Closed(line.number, {s: n * table.chip_value for s, n in returned.items()})
+
+
 def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
-                   paid: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool) -> None:
-    """A payment line, as the payments endpoint takes one in an open session; ``owed`` and
-    ``paid`` (per seat) follow it when it is good. More than the debt for chips can only have
-    been paid after a closing, toward chips lost on credit: the error says what to do."""
+                   paid: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool,
+                   closed: Closed | None = None) -> None:
+    """A payment line, as the payments endpoint takes one: in an open session before the
+    file's close line, in the closed one after it (at most what the closing left owing, when
+    ``closed`` knows the buy-back); ``owed`` and ``paid`` (per seat) follow it when it is good.
+    More than the debt for chips before the close line can only have been paid after a
+    closing, toward chips lost on credit: the error says what to do."""
     player, money = line.data.get("player"), line.data.get("money")
     if not isinstance(player, str):
         errors.append(_err(line.number, 'a payment is {"player": seat, "money": units}',
                            field="player"))
         return
-    problem = payment_problem(player, money, seats=seats, banker=banker,
-                              owed=owed.get(player, 0) - paid.get(player, 0), memo=_memo(line)) \
-        or refund_problem(player, money, paid.get(player, 0))
+    debt = owed.get(player, 0) - paid.get(player, 0)
+    problem = payment_problem(player, money, seats=seats, banker=banker, owed=debt,
+                              is_open=closed is None, memo=_memo(line))
+    if problem is None and closed is not None and closed.bought_back is not None:
+        problem = closed_payment_problem(player, money, owed=debt,
+                                         bought_back=closed.bought_back.get(player, 0))
+    problem = problem or refund_problem(player, money, paid.get(player, 0))
     if problem:
         message = problem["message"]
-        if allow_credit and isinstance(money, int) and money > 0 and problem["field"] == "money":
-            message += (" A payment made after closing toward chips lost on credit cannot be "
-                        "imported into an open session: leave the line out, close the imported "
-                        "session, then record it.")
+        if allow_credit and closed is None and isinstance(money, int) and money > 0 \
+                and problem["field"] == "money":
+            message += (" A payment made after closing toward chips lost on credit comes after "
+                        'the session\'s close line ({"close": {"reason": ...}}).')
         errors.append(_err(line.number, message, player=player, field=problem["field"]))
         return
     paid[player] += money
@@ -444,8 +514,8 @@ def _refused_at(line: int, exc: Problem) -> ImportRefused:
 def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                        progress: Progress | None = None, hold: Callable[[int], None] | None = None,
                        ) -> GameSession:
-    """Create the session and record every purchase, deal and payment (the caller holds the
-    transaction)."""
+    """Create the session and record every purchase, deal and payment, and close it at its
+    close line (the caller holds the transaction)."""
     h = sf.header
     try:
         session = session_create(
@@ -470,6 +540,9 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                 p = line.data
                 payment_record(session=session, player=p["player"], money=p["money"],
                                memo=_memo(line), user=user)
+                continue
+            if line.kind == "close":  # the figures are the closing's own, not the file's
+                session_close(session=session, user=user, reason=line.data.get("reason", ""))
                 continue
             number += 1
             deal_record(session=session, number=number, record=line.data, user=user)

@@ -3,8 +3,10 @@
 The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
 whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error, named
 by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
-chips between a player and the banker, not the pool, and a ``{"payment": ...}`` line (money
-paid later for chips bought on credit) moves no chip at all, so the replay passes over both.
+chips between a player and the banker, not the pool, a ``{"payment": ...}`` line (money paid
+later for chips bought on credit) moves no chip at all, and a ``{"close": ...}`` line (the
+service closed the session there: the end pool shared out, the chips bought back) comes after
+the last deal, so the replay passes over all three.
 """
 from __future__ import annotations
 
@@ -17,6 +19,9 @@ from .options import rules_from
 from .record import replay
 
 SESSION_FORMAT = "loo-session/1"
+#: the service's lines beside the deals (its extensions of the session file), each an object
+#: under its one key: the replay passes over them
+SERVICE_LINES = ("purchase", "payment", "close")
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -58,8 +63,9 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
             continue
-        if "purchase" in data or "payment" in data:
-            continue  # chips bought from the banker, money paid him: nothing deals are judged on
+        if any(key in data for key in SERVICE_LINES):
+            continue  # chips bought from the banker, money paid him, the closing: nothing
+            # deals are judged on
         number += 1
         record = dict(data)
         record.setdefault("seats", seats)

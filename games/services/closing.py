@@ -24,7 +24,9 @@ from django.utils import timezone
 
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
 from games.selectors import standing_closing
+from games.services import limits
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
+from games.services.sessions import invalid
 from games.settlement import eldest_after, split_pool, turns_dealt
 from loo_ledger.problems import Problem
 
@@ -82,9 +84,43 @@ def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]
     return warnings
 
 
+def close_line(*, reason: str) -> dict[str, Any]:
+    """A closed session's line in the session file: the import closes the session it rebuilds
+    there, with this reason, and the closing works out its figures again (``session_close``)."""
+    return {"close": {"reason": reason}}
+
+
+def final_deal_missing(mode: str, pool: int, last: tuple[int, bool] | None) -> Problem | None:
+    """409 ``final-deal-required`` when the rules say ``end_pool: final-deal``, ``pool`` units
+    are left and the last deal (``last``: its number and whether it was the final deal, played;
+    None before any deal) is not the final deal. The closing asks it, and so does a session
+    file's close line before anything is stored."""
+    if mode != "final-deal" or pool <= 0 or (last is not None and last[1]):
+        return None
+    where = f"deal {last[0]} is not one" if last is not None else "no deal was recorded"
+    return Problem(
+        409, "Final deal missing",
+        detail=(f"The rules say end_pool: final-deal and {pool} units are in the pool: "
+                f"record a final deal in which everybody stands and there is no miss "
+                f"(a record with \"final\": true) before closing ({where})."),
+        code="final-deal-required", pool=pool)
+
+
+def closing_figures(seats: Sequence[str], held: Mapping[str, int], pool: int, eldest: str,
+                    ) -> tuple[dict[str, int], dict[str, int]]:
+    """The end pool's shares (split from ``eldest``) and the chips the banker then buys back
+    from each seat (``held`` now plus its share; below zero for chips lost on credit). The
+    closing posts them; a session file's close line is checked against them."""
+    shares = split_pool(pool, seats, eldest)
+    return shares, {s: held.get(s, 0) + shares[s] for s in seats}
+
+
 @transaction.atomic
 def session_close(*, session: GameSession, user: Any = None, reason: str = "") -> ClosingResult:
-    """Apply the end-pool rule, buy back every chip and freeze the session (see module doc)."""
+    """Apply the end-pool rule, buy back every chip and freeze the session (see module doc).
+    The reason is refused (400) past ``limits.MAX_REASON_CHARS``: a session file carries it."""
+    if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
+        raise invalid([{"field": "reason", "message": f"The closing's {problem}."}])
     locked = session_lock(session)
     if not locked.is_open:
         raise Problem(409, "Session already closed",
@@ -98,28 +134,21 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
     eldest = eldest_after(seats, next_dealer(locked, verdicts))
     warnings = closing_warnings(seats, verdicts)
 
-    if mode == "final-deal" and pool > 0:
-        number, record, verdict = deals[-1] if deals else (None, {}, {})
-        if not deals or not is_final_deal(record, verdict):
-            last = f"deal {number} is not one" if deals else "no deal was recorded"
-            raise Problem(
-                409, "Final deal missing",
-                detail=(f"The rules say end_pool: final-deal and {pool} units are in the pool: "
-                        f"record a final deal in which everybody stands and there is no miss "
-                        f"(a record with \"final\": true) before closing ({last})."),
-                code="final-deal-required", pool=pool)
-        if pool:
-            warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")
+    last = (deals[-1][0], is_final_deal(deals[-1][1], deals[-1][2])) if deals else None
+    missing = final_deal_missing(mode, pool, last)
+    if missing is not None:
+        raise missing
+    if mode == "final-deal" and pool:
+        warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")
 
     postings = []
-    shares = split_pool(pool, seats, eldest)
+    shares, held = closing_figures(seats, balances, pool, eldest)
     if pool:
         entries = ledger_post(
             session=locked, kind=Kind.END_POOL,
             lines=[LedgerLine(POOL, -pool)] + [LedgerLine(s, n) for s, n in shares.items() if n],
             memo=f"end of session: {pool} left in the pool split from {eldest}")
         postings.append(entries[0].posting)
-    held = {s: balances[s] + shares[s] for s in seats}
     if any(held.values()):
         entries = ledger_post(
             session=locked, kind=Kind.BUYBACK,

@@ -3,11 +3,13 @@ large each may be.
 
 The caps keep one session (its import, ledger and report) from being made large enough to tie up
 a worker, and they agree with the session file: the export (``games.imports.export``) writes
-one line a deal, one a purchase and one a payment after the header, and the import reads at
+one line a deal, one a purchase and one a payment after the header (and a closed session's
+close line), and the import reads at
 most :func:`session_file_lines` of them and at most :func:`max_file_bytes` bytes, a cap computed
 from the bounds here: the largest file those lines can make (:func:`session_file_bytes`) and a
 quarter more. So every session the service can store exports into a file the import takes
-back. The session's history (corrections, closings) is no line of the file.
+back. The session's history (corrections, earlier closings and reopenings) is no line of the
+file: a closed session's close line stands for its last closing.
 
 Sizes are bytes of a line as the export writes it (:func:`session_line`: compact JSON, UTF-8,
 no ASCII escapes), so a record is measured alike whether it came in over the API or in a file,
@@ -45,6 +47,9 @@ MAX_POOL = 2_147_483_647
 MAX_NAME_CHARS = 120
 #: the longest memo of a chip purchase or payment, in characters
 MAX_MEMO_CHARS = 200
+#: the longest reason given for closing a session, in characters (a session file's close line
+#: carries it)
+MAX_REASON_CHARS = 1_000
 #: the largest deal record, in bytes of its session-file line (:func:`record_bytes`). The largest
 #: legal deal, 16 seats of Irish Loo with 32-character names and every hand shown, is under
 #: 8 KiB; a five-card deal at six seats with every action and hand under 2.5 KiB, an ordinary
@@ -99,8 +104,8 @@ def record_too_large(number: int, size: int) -> Problem:
 
 def session_file_lines() -> int:
     """The most lines a session file holds after its header: a full session's deals,
-    purchases and payments, one line each."""
-    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS
+    purchases and payments, one line each, and its close line."""
+    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS + 1
 
 
 def purchase_line_bytes() -> int:
@@ -125,12 +130,21 @@ def payment_line_bytes() -> int:
                                    memo="\x01" * MAX_MEMO_CHARS))
 
 
+def close_line_bytes() -> int:
+    """The most bytes a close line takes: the longest reason, every character one JSON writes
+    as six bytes."""
+    from games.services.closing import close_line
+
+    return line_bytes(close_line(reason="\x01" * MAX_REASON_CHARS))
+
+
 def session_file_bytes() -> int:
     """The largest session file the export writes of a session within these bounds: the header
-    and every deal, purchase and payment at its largest, a newline after each line."""
+    and every deal, purchase and payment at its largest, and the close line, a newline after
+    each line."""
     return (MAX_HEADER_BYTES + 1 + MAX_DEALS * (MAX_RECORD_BYTES + 1)
             + MAX_PURCHASES * (purchase_line_bytes() + 1)
-            + MAX_PAYMENTS * (payment_line_bytes() + 1))
+            + MAX_PAYMENTS * (payment_line_bytes() + 1) + close_line_bytes() + 1)
 
 
 def max_file_bytes() -> int:

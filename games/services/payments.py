@@ -60,6 +60,20 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
     return None
 
 
+def closed_payment_problem(player: str, money: int, *, owed: int, bought_back: int,
+                           ) -> dict[str, Any] | None:
+    """Why ``player`` cannot pay ``money`` once the session is closed (None when they can):
+    more than the closing left them owing the banker, ``owed`` for chips less the buy-back's
+    money ``bought_back`` (as the report's owed_to_banker says). The payments endpoint and a
+    session file's payment lines after its close line ask it."""
+    still = left_to_pay(owed, bought_back)
+    if money > still:
+        return {"field": "money", "player": player,
+                "message": f"{player} owes the banker {still} after the closing ({owed} for "
+                           f"chips, the buy-back {bought_back}): {money} cannot be paid now."}
+    return None
+
+
 def refund_problem(player: str, money: int, paid: int) -> dict[str, Any] | None:
     """Why a refund of ``-money`` is more than ``player`` has ``paid`` later (None if not)."""
     if -money > paid:
@@ -96,13 +110,10 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     if not locked.is_open:
         closing = standing_closing(locked)
         returned = closing.returned if closing is not None else {}
-        bought_back = returned.get(player, 0) * locked.chip_value
-        still = left_to_pay(owed, bought_back)  # as the report's owed_to_banker says
-        if money > still:
-            raise invalid([{"field": "money", "player": player,
-                            "message": f"{player} owes the banker {still} after the closing "
-                                       f"({owed} for chips, the buy-back {bought_back}): "
-                                       f"{money} cannot be paid now."}])
+        problem = closed_payment_problem(player, money, owed=owed,
+                                         bought_back=returned.get(player, 0) * locked.chip_value)
+        if problem:
+            raise invalid([problem])
     problem = refund_problem(player, money, paid.get(player, 0))
     if problem:
         raise invalid([problem])

@@ -240,6 +240,19 @@ def test_payment_lines_are_passed_over_as_purchase_lines_are():
         list(replay_session(lines))
 
 
+def test_a_close_line_is_passed_over_by_the_command_line_as_payment_lines_are(tmp_path):
+    # a closed session's file (the service's export): the close after the last deal, the
+    # payments recorded after the close after it
+    lines = session_lines()
+    close = json.dumps({"close": {"reason": "the evening ended"}})
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    path = tmp_path / "closed.jsonl"
+    path.write_text("\n".join([*lines, close, pay]) + "\n", encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 0, done.stdout
+    assert [json.loads(v) for v in done.stdout.splitlines()] == list(replay_session(lines))
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only

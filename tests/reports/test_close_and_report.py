@@ -12,6 +12,7 @@ import re
 import pytest
 
 from accounts.models import Member
+from tests.api.conftest import problem
 from tests.reports import sessionkit as kit
 from tests.reports.conftest import add_rebuy, fingerprint_of, get_pdf, url
 
@@ -599,3 +600,18 @@ def test_a_misdeal_dealt_again_is_one_turn_at_the_deal(club, scorer_client):
     assert not any("dealt equally" in w for w in closed["warnings"]), closed["warnings"]
     report = scorer_client.get(url(session, "report")).json()
     assert {p["name"]: p["times_dealt"] for p in report["players"]} == {s: 1 for s in kit.SEATS}
+
+
+def test_a_closing_reason_past_its_bound_is_refused_and_nothing_closes(hand_session, scorer_client):
+    # the session file carries the reason in its close line, whose size the import's cap counts
+    from games.services import limits
+
+    too_long = problem(scorer_client.post(url(hand_session, "close"), {
+        "reason": "x" * (limits.MAX_REASON_CHARS + 1)}, format="json"), 400)
+    assert too_long["errors"][0]["field"] == "reason"
+    assert too_long["detail"] == ("The closing's reason is 1,001 characters long; it may be at "
+                                  "most 1,000.")
+    hand_session.refresh_from_db()
+    assert hand_session.is_open
+    assert scorer_client.post(url(hand_session, "close"), {
+        "reason": "x" * limits.MAX_REASON_CHARS}, format="json").status_code == 200

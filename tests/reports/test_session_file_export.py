@@ -14,9 +14,17 @@ import pytest
 from games.imports.api import JSONLinesParser
 from games.imports.export import session_file_text
 from games.imports.services import ImportRefused, parse_session_file
-from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
+from games.models import (
+    ChipPayment,
+    ChipPurchase,
+    Deal,
+    DealRevision,
+    GameSession,
+    SessionClosing,
+)
 from games.rules import replay_session
 from games.services import limits
+from games.services.closing import session_close
 from games.services.deals import deal_correct, deal_record
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
@@ -146,7 +154,8 @@ def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int
     revisions = DealRevision.objects.bulk_create(
         DealRevision(deal=d, revision=1, status="valid", dealer="ann", pool_before=0,
                      pool_after=0, record=record(d.number),
-                     verdict={"next": {"dealer": "ann", "pool": 0}}) for d in made)
+                     verdict={"next": {"dealer": "ann", "pool": 0}, "settlement": {}})
+        for d in made)
     for deal, revision in zip(made, revisions, strict=True):
         deal.current = revision
     Deal.objects.bulk_update(made, ["current"])
@@ -158,8 +167,8 @@ def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int
 
 def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, ledger_may_break):
     """At the service's own limits: a session holding all the deals, purchases and payments it
-    may is refused one more of each, and its file is one the import reads (one line more is
-    not)."""
+    may is refused one more of each, and its file (closed: its close line too) is one the
+    import reads (one line more is not)."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"})
     fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES, limits.MAX_PAYMENTS)
@@ -172,10 +181,11 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
     with pytest.raises(Problem) as refused:
         deal_record(session=session, number=limits.MAX_DEALS + 1, record={})
     assert (refused.value.status_code, refused.value.extensions["max_deals"]) == (409, 1_000)
+    session_close(session=session, reason="the evening ended")
 
     text = session_file_text(session)
     sf = parse_session_file(text)
-    assert (sf.deals, len(sf.lines)) == (1_000, 5_000) == (
+    assert (sf.deals, len(sf.lines)) == (1_000, 5_001) == (
         limits.MAX_DEALS, limits.session_file_lines())
 
     def refusal(lines: list[str]) -> dict:
@@ -186,12 +196,14 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
 
     lines = text.splitlines(keepends=True)
     payment_lines = [i for i, line in enumerate(lines) if '"payment"' in line]
-    assert payment_lines == list(range(len(lines) - 2_000, len(lines)))  # the payments come last
-    payment = lines[-1]
-    assert refusal([*lines, payment]) == {"line": 5_002, "message": (
-        "more than 5,000 lines after the header: a session holds at most 1,000 deals, 2,000 "
-        "purchases and 2,000 payments; split the file")}
-    lines = lines[:-2_000]  # deals and purchases: the caps between them, as before
+    # the payments come last, then the close (they were all recorded before it)
+    assert payment_lines == list(range(len(lines) - 2_001, len(lines) - 1))
+    assert json.loads(lines[-1]) == {"close": {"reason": "the evening ended"}}
+    payment = lines[-2]
+    assert refusal([*lines, payment]) == {"line": 5_003, "message": (
+        "more than 5,001 lines after the header: a session holds at most 1,000 deals, 2,000 "
+        "purchases, 2,000 payments and its close; split the file")}
+    lines = lines[:-2_001]  # deals and purchases: the caps between them, as before
     last_deal = max(i for i, line in enumerate(lines) if '"loo-deal/1"' in line)
     last_purchase = max(i for i, line in enumerate(lines) if '"purchase"' in line)
     purchase, deal = lines[last_purchase], lines[last_deal]
@@ -243,8 +255,8 @@ def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(cl
     """The import's byte cap holds at full scale: every deal's line as large as it can be (a
     record at its bound, its pool the largest the ledger holds), every purchase's and every
     payment's too (the widest characters in the longest player and memo; the most chips at the
-    dearest price, the largest refund), and the name. The file is no larger than the bounds
-    say, and the import reads it."""
+    dearest price, the largest refund), the name, and the close line's reason. The file is no
+    larger than the bounds say, and the import reads it."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"},
                              name=WIDEST * limits.MAX_NAME_CHARS)
@@ -255,19 +267,21 @@ def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(cl
                           "memo": WIDEST * limits.MAX_MEMO_CHARS},
                  player=WIDEST * 32, chips=limits.MAX_CHIPS, money=limits.MAX_MONEY,
                  paid=False, memo=WIDEST * limits.MAX_MEMO_CHARS)
+    session_close(session=session, reason=WIDEST * limits.MAX_REASON_CHARS)
     text = session_file_text(session)
     data = text.encode()
     header, *lines = data.splitlines()
     assert {len(line) for line in lines if b'"loo-deal/1"' in line} == {limits.MAX_RECORD_BYTES}
     assert {len(line) for line in lines if b'"purchase"' in line} == {limits.purchase_line_bytes()}
     assert {len(line) for line in lines if b'"payment"' in line} == {limits.payment_line_bytes()}
+    assert len(lines[-1]) == limits.close_line_bytes()
     assert len(lines) == limits.session_file_lines()
     # at every bound the file is the largest the bounds allow, to the byte (but the header,
     # whose bound is room to spare)
     assert len(data) == len(header) + 1 + limits.MAX_DEALS * (limits.MAX_RECORD_BYTES + 1) \
         + limits.MAX_PURCHASES * (limits.purchase_line_bytes() + 1) \
         + limits.MAX_PAYMENTS * (limits.payment_line_bytes() + 1) \
-        == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header))
+        + limits.close_line_bytes() + 1 == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header))
     assert len(data) <= limits.session_file_bytes() < limits.max_file_bytes() == 27 * limits.MIB
     assert JSONLinesParser().parse(io.BytesIO(data)) == {"source": text}  # no 413
     sf = parse_session_file(text)
@@ -409,31 +423,129 @@ def test_money_paid_later_travels_in_the_file_and_the_copy_settles_the_same(
     assert (cat["paid_money"], cat["owed_money"]) == (500 + 750, 3000 - 750)  # buy-in paid
 
 
-def test_a_payment_toward_chips_lost_on_credit_says_how_to_import_it(
-        club, viewer_client, scorer_client, django_capture_on_commit_callbacks):
-    # ann loses 4 chips more than she bought (credit allowed), pays 0.40 once the session is
-    # closed: an open session takes no payment beyond the debt for chips, so the copy cannot
-    # have it; the import says so and what to do, rather than dropping the money
-    import datetime as dt
-
-    from games.services.closing import session_close
-    from games.services.deals import deal_record
-    from games.services.payments import payment_record
-    from games.services.sessions import session_create
-
+def credit_session(club, member_for) -> GameSession:
+    """ann loses 4 chips more than she bought (credit allowed) in deal 1; cat rebuys 5 chips
+    on credit and pays 0.20 of it while the session is open."""
     session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
                              first_dealer="ann", rules={"game": "three-card"}, chip_value=10,
-                             allow_credit=True, buy_ins={"ann": 2, "bob": 20, "cat": 20, "dan": 20})
+                             allow_credit=True, buy_ins={"ann": 2, "bob": 20, "cat": 20, "dan": 20},
+                             user=member_for("scorer").user)
     deal_record(session=session, number=1,
                 record={"format": "loo-deal/1", "result": {"tricks": {"bob": 3}}})
-    assert session_close(session=session).returned["ann"] == -2  # -4 and a share of 2
-    payment_record(session=session, player="ann", money=20, memo="lost on credit")
-    text = viewer_client.get(url(session, "file")).content.decode()
-    with django_capture_on_commit_callbacks(execute=True):
-        job = scorer_client.post(IMPORTS, {"source": text}, format="json").json()
-    job = scorer_client.get(job["url"]).json()
-    assert job["status"] == "failed"
-    [error] = job["errors"]
-    assert error["line"] == len(text.splitlines()) and error["player"] == "ann"
-    assert error["message"].startswith("ann owes 0 for chips and cannot pay 20. A payment made "
-                                       "after closing toward chips lost on credit")
+    purchase_record(session=session, player="cat", chips=5, paid=False, memo="rebuy")
+    payment_record(session=session, player="cat", money=20, memo="part")
+    return session
+
+
+def test_a_closed_credit_session_imports_back_closed_with_its_later_payments(
+        club, member_for, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    # closed, ann's buy-back is -2 chips (-4 and a share of the pool's 2): she owes the banker
+    # 0.20, and pays it after the close. The file once had no closing, so the copy was open and
+    # the import refused her payment as more than her debt for chips: a stored session whose
+    # file the import refused. Now the file closes the copy where the session was closed
+    session = credit_session(club, member_for)
+    closed = scorer_client.post(url(session, "close"), {"reason": "the evening ended"},
+                                format="json")
+    assert closed.status_code == 200 and closed.json()["returned"]["ann"] == -2
+    assert scorer_client.post(url(session, "payments/"), {
+        "player": "ann", "money": 20, "memo": "lost on credit"}, format="json").status_code == 201
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    assert lines[-4:] == [  # the rebuy, the payment before the close, the close, the one after
+        {"purchase": {"player": "cat", "chips": 5, "money": 50, "paid": False, "memo": "rebuy"}},
+        {"payment": {"player": "cat", "money": 20, "memo": "part"}},
+        {"close": {"reason": "the evening ended"}},
+        {"payment": {"player": "ann", "money": 20, "memo": "lost on credit"}}]
+    assert len(list(replay_session(lines))) == 1  # the engine's reader passes over the close
+    copy = reimported(session, viewer_client, scorer_client, django_capture_on_commit_callbacks)
+    assert copy.status == GameSession.Status.CLOSED
+    original, copied = (SessionClosing.objects.get(session=s) for s in (session, copy))
+    fields = ("end_pool_mode", "end_pool", "end_pool_shares", "returned", "warnings", "reason")
+    assert [getattr(copied, f) for f in fields] == [getattr(original, f) for f in fields]
+    assert copied.by == member_for("scorer").user  # the importer closes the copy
+    assert payments(copy) == payments(session)
+    reports = [viewer_client.get(url(s, "report")).json() for s in (session, copy)]
+    assert reports[1]["players"] == reports[0]["players"]
+    assert reports[1]["through_banker"] == reports[0]["through_banker"]
+    # ann's 0.40 paid (the buy-in, the loss on credit), bought back at -0.20; cat's 0.30 owed
+    assert [(p["paid_money"], p["owed_money"], p["returned_chips"], p["owed_to_banker"])
+            for p in reports[1]["players"]] == [(40, 0, -2, 0), (200, 0, 25, 0),
+                                                (220, 30, 25, 0), (200, 0, 19, 0)]
+    assert viewer_client.get(url(copy, "ledger")).json()["totals"] == \
+        viewer_client.get(url(session, "ledger")).json()["totals"]
+    assert viewer_client.get(url(copy, "file")).content == \
+        viewer_client.get(url(session, "file")).content.replace(
+            f'"name":"{session.name}"'.encode(), f'"name":"{copy.name}"'.encode())
+
+
+def import_errors(client, capture, lines: list[dict]) -> list[dict]:
+    """The errors of a file of these lines, imported by ``client`` (it must be refused)."""
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    with capture(execute=True):
+        job = client.post(IMPORTS, {"source": text}, format="json").json()
+    job = client.get(job["url"]).json()
+    assert job["status"] == "failed" and job["session"] is None, job
+    return job["errors"]
+
+
+@pytest.mark.parametrize("how, offset, message", [
+    ("deal after", 1, ("a deal after the close line (line {close}): a closed session takes none, "
+                      "so the close line comes after every deal and purchase, and only payments "
+                      "follow it")),
+    ("purchase after", 1, "a purchase after the close line (line {close})"),
+    ("second close", 2, ("a second close line (the first is line {close}): a file carries one "
+                        "closing, the session's last")),
+    ("beyond the closing", 1, ("ann owes the banker 20 after the closing (0 for chips, the "
+                              "buy-back -20): 21 cannot be paid now.")),
+    ("not an object", 0, 'a close line is {{"close": {{"reason": text}}}}'),
+    ("long reason", 0, "the closing's reason is 1,001 characters long; it may be at most 1,000"),
+])
+def test_a_bad_close_line_is_refused_naming_its_line(
+        club, member_for, viewer_client, scorer_client, django_capture_on_commit_callbacks,
+        how, offset, message):
+    session = credit_session(club, member_for)
+    session_close(session=session, reason="done")
+    *before, close = lines_of(viewer_client.get(url(session, "file")))
+    assert close == {"close": {"reason": "done"}}
+    deal = next(line for line in before if line.get("format") == "loo-deal/1")
+    rebuy, pay = before[-2], {"payment": {"player": "ann", "money": 20}}
+    after = {
+        "deal after": [close, {**deal, "number": 2}],
+        "purchase after": [close, rebuy],
+        "second close": [close, pay, close],
+        "beyond the closing": [close, {"payment": {"player": "ann", "money": 21}}],
+        "not an object": [{"close": "done"}],
+        "long reason": [{"close": {"reason": "x" * 1_001}}],
+    }[how]
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks, [*before, *after])
+    close_line = len(before) + 1
+    assert errors[0]["line"] == close_line + offset, errors
+    assert errors[0]["message"].startswith(message.format(close=close_line)), errors
+    assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
+
+
+def test_a_close_line_without_the_final_deal_is_refused_as_the_closing_refuses(
+        club, scorer_client, django_capture_on_commit_callbacks):
+    # end_pool: final-deal, deal 1 leaves the pool 3 (the dealer's ante): the closing needs a
+    # final deal first, and the close line is refused as the closing would refuse it
+    header = {**kit.header(), "rules": {"game": "three-card", "end_pool": "final-deal"},
+              "buy_ins": dict.fromkeys(kit.SEATS, 20)}
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks,
+                           [header, kit.deal_record(1), {"close": {}}])
+    assert errors[0]["line"] == 3, errors
+    assert errors[0]["message"].startswith("The rules say end_pool: final-deal and "), errors
+
+
+def test_a_payment_toward_chips_lost_on_credit_before_the_close_line_says_where_it_goes(
+        club, member_for, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    # a hand-made file with ann's payment after the close put before the close line: an open
+    # session takes no payment beyond the debt for chips; the error says where it belongs
+    session = credit_session(club, member_for)
+    session_close(session=session)
+    payment_record(session=session, player="ann", money=20)
+    *before, close, pay = lines_of(viewer_client.get(url(session, "file")))
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks,
+                           [*before, pay, close])
+    assert [e["line"] for e in errors] == [len(before) + 1]
+    assert errors[0]["message"].startswith("ann owes 0 for chips and cannot pay 20. A payment "
+                                           "made after closing toward chips lost on credit comes "
+                                           "after the session's close line")

@@ -744,11 +744,15 @@ class SessionMachine(RuleBasedStateMachine):
 
     @rule()
     def export_and_import_back(self) -> None:
-        """The session file imports back to the same purchases, deals, balances and pool."""
+        """The session file imports back to the same purchases, deals, balances and pool, the
+        same closing (open or closed, the same end pool and buy-back) and the same payments and
+        debts."""
         from games.imports.export import session_file_text
         from games.imports.models import ImportJob
         from games.imports.services import run_import
-        from games.services.ledger import ledger_balances, ledger_check
+        from games.reports.gather import session_report
+        from games.selectors import standing_closing
+        from games.services.ledger import ledger_balances, ledger_check, money_owed
 
         m = self.model
         assert m is not None and self.session is not None
@@ -757,21 +761,30 @@ class SessionMachine(RuleBasedStateMachine):
         assert job.status == "done", (job.detail, job.errors)
         copy_ = job.session
         assert ledger_check(copy_) == []
-        balances = ledger_balances(copy_)
-        if m.closed:  # the file leaves the closing out: the chips as they were before it
-            closing = SessionClosing.objects.filter(session=self.session).order_by("-pk").first()
-            assert closing is not None
-            assert balances[POOL] == closing.end_pool
-            assert {s: balances[s] + closing.end_pool_shares[s] for s in m.seats} == m.returned
-            assert balances[BANK] == -sum(m.bought().values())
-        else:
-            assert balances == ledger_balances(self.session)
+        assert copy_.status == self.session.status
+        assert ledger_balances(copy_) == ledger_balances(self.session)
+        if m.closed:
+            event("exported closed")
+            fields = ("end_pool_mode", "end_pool", "end_pool_shares", "returned", "warnings",
+                      "reason")
+            original, copied = standing_closing(self.session), standing_closing(copy_)
+            assert original is not None and copied is not None
+            assert {f: getattr(copied, f) for f in fields} == {
+                f: getattr(original, f) for f in fields}
+            assert copied.returned == m.returned
         assert [(r.record, r.verdict) for r in stored_deals(copy_)] == [
             (r.record, r.verdict) for r in stored_deals(self.session)]
         fields = ("player", "chips", "money", "paid", "memo")
         assert list(ChipPurchase.objects.filter(session=copy_).order_by("posting")
                     .values_list(*fields)) == list(
             ChipPurchase.objects.filter(session=self.session).order_by("posting").values_list(*fields))
+        fields = ("player", "money", "memo")
+        assert list(ChipPayment.objects.filter(session=copy_).order_by("pk").values_list(*fields)) \
+            == list(ChipPayment.objects.filter(session=self.session).order_by("pk")
+                    .values_list(*fields))
+        assert money_owed(copy_) == money_owed(self.session)
+        assert {p.name: p.owed_to_banker for p in session_report(copy_).players} == {
+            s: m.owed(s) for s in m.seats}
 
     # - invariants -
 
