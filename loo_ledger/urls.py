@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from loo_ledger.api_root import ApiRootView
+from loo_ledger.favicon import favicon
 from loo_ledger.home import club_page, home_page
 from loo_ledger.problems import problem_index_view, problem_type_view
 
@@ -21,4 +22,5 @@ urlpatterns = [
     path("", include("games.web_urls")),
     path("clubs/<slug:club>/", club_page, name="club-page"),
     path("", home_page, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
 ]

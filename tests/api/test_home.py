@@ -204,3 +204,15 @@ def test_the_browsable_api_breadcrumbs_read_as_names(club, member_for, client):
     for name in ("loo-ledger API", "Clubs", "Club", "Sessions", "Session", "Deals"):
         assert f">{name}</a>" in crumbs, name
     assert "List Create" not in html and "<h1>Deals</h1>" in html
+
+
+def test_the_favicon_is_served_where_browsers_ask_for_it(client):
+    # browsers ask every page's origin for /favicon.ico, the admin's and the API docs' included
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200
+    assert icon["Content-Type"] == "image/vnd.microsoft.icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
+    assert int.from_bytes(icon.content[4:6], "little") == 3  # 16, 32 and 48 px
+    assert "max-age=604800" in icon["Cache-Control"] and "public" in icon["Cache-Control"]
+    assert client.head("/favicon.ico").status_code == 200
+    assert client.post("/favicon.ico").status_code == 405
