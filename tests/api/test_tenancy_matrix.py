@@ -348,7 +348,8 @@ def test_the_marks_are_visible_to_elm_itself(elm_world, outsider_client):
 
 # --- server-rendered pages (session login) follow the same rules -------------------------------
 
-NOT_PAGES = ("api/", "admin/", "api-auth/", "problems/", "static/")
+# (problems/ and favicon.ico are public and hold no club data: tests/api/test_home.py and test_problem_pages.py)
+NOT_PAGES = ("api/", "admin/", "api-auth/", "problems/", "static/", "favicon.ico")
 WEB_PAGES: dict[str, str] = {
     "": PUBLIC,  # the landing page: a member's own clubs and sessions once logged in
     "clubs/<slug:club>/sessions/<int:session_id>/report/": READ,
