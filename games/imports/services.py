@@ -75,9 +75,6 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
-#: the lines beside the deals, each an object under its one key: chips bought, money paid later,
-#: the session's closing (the engine's replay passes over the same lines)
-EXTRA_LINES = SERVICE_LINES
 #: Fault injection for the worker-death test: when set, the first attempt of an import stops
 #: half-way through storing (inside its transaction), touches this file and waits to be killed.
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
@@ -224,7 +221,9 @@ def parse_session_file(text: str) -> SessionFile:
             data, problem = None, "not JSON that can be read: nested too deeply"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
-        extra = next((k for k in EXTRA_LINES if isinstance(data, dict) and k in data), None)
+        # a line beside the deals (games.rules.session.SERVICE_LINES, which the engine's
+        # replay passes over): chips bought, money paid later, the session's closing
+        extra = next((k for k in SERVICE_LINES if isinstance(data, dict) and k in data), None)
         not_a_deal = isinstance(data, dict) and header is not None and (
             extra is not None or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and extra is None:
@@ -242,7 +241,7 @@ def parse_session_file(text: str) -> SessionFile:
                 raise ImportRefused(sf.errors)
         elif header is None:
             header = data
-        elif extra is not None:  # a purchase or a payment
+        elif extra is not None:  # a purchase, a payment or the close
             sf.lines.append(Line(number, extra, data[extra] if isinstance(data[extra], dict) else {}))
         else:
             sf.lines.append(Line(number, "deal", data))
