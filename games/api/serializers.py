@@ -10,6 +10,7 @@ from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import listed_next
 from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS
+from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, StrictIntegerField
 
 from .schema import RecordField, RulesField, VerdictField
 
@@ -79,12 +80,13 @@ class SessionCreateSerializer(serializers.Serializer):
     rules = RulesField(help_text='A preset plus house options, e.g. {"preset": "three-card", "loo": "unlimited"}.')
     banker = serializers.CharField(max_length=32, required=False, allow_null=True, default=None,
                                    help_text="A member's name; null or 'club' for the club.")
-    chip_value = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, default=1,
-                                          help_text="Smallest currency units per chip.")
+    chip_value = StrictIntegerField(min_value=1, max_value=MAX_CHIPS, default=1, unit=MONEY_UNIT,
+                                    help_text="Smallest currency units per chip.")
     currency = serializers.CharField(max_length=3, default="GBP")
     allow_credit = serializers.BooleanField(default=False)
-    buy_ins = serializers.DictField(child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False,
-                                    help_text="Seat -> chips bought at the start (paid on the spot).")
+    buy_ins = serializers.DictField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_CHIPS, unit=CHIPS_UNIT, name="a buy-in"),
+        required=False, help_text="Seat -> chips bought at the start (paid on the spot).")
 
 
 class RevisionSerializer(serializers.ModelSerializer):
@@ -134,8 +136,8 @@ class DealDetailSerializer(DealSerializer):
 
 
 class DealCreateSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS,
-                                      help_text="The deal's number: must be the session's next.")
+    number = StrictIntegerField(min_value=1, max_value=MAX_CHIPS,
+                                help_text="The deal's number: must be the session's next.")
     record = RecordField()
 
 
@@ -164,9 +166,10 @@ class CorrectionSerializer(serializers.Serializer):
 
 class PurchaseSerializer(serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
-    money = serializers.IntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
-                                     help_text="Smallest currency units; default chips x chip value.")
-    chips = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS)
+    money = StrictIntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
+                               unit=MONEY_UNIT,
+                               help_text="Smallest currency units; default chips x chip value.")
+    chips = StrictIntegerField(min_value=1, max_value=MAX_CHIPS, unit=CHIPS_UNIT)
 
     class Meta:
         model = ChipPurchase
@@ -179,9 +182,9 @@ class PurchaseSerializer(serializers.ModelSerializer):
 
 class PaymentSerializer(serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
-    money = serializers.IntegerField(min_value=-MAX_MONEY, max_value=MAX_MONEY,
-                                     help_text="Smallest currency units paid toward chips bought on "
-                                               "credit; negative: a refund of a mistaken payment.")
+    money = StrictIntegerField(min_value=-MAX_MONEY, max_value=MAX_MONEY, unit=MONEY_UNIT,
+                               help_text="Smallest currency units paid toward chips bought on "
+                                         "credit; negative: a refund of a mistaken payment.")
 
     class Meta:
         model = ChipPayment
@@ -226,7 +229,8 @@ class LedgerSerializer(serializers.Serializer):
 
 class ReplayRequestSerializer(serializers.Serializer):
     rules = RulesField(required=False, help_text="Defaults to the record's own 'rules'.")
-    pool = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
-                                    help_text="Units in the pool before the antes (default: the record's, else 0).")
+    pool = StrictIntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
+                              unit=CHIPS_UNIT,
+                              help_text="Units in the pool before the antes (default: the record's, else 0).")
     first_of_series = serializers.BooleanField(required=False, allow_null=True)
     record = RecordField()

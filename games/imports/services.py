@@ -61,12 +61,12 @@ from games.services.payments import (
 )
 from games.services.sessions import (
     CLUB_BANKER,
-    memo_problem,
-    price_problem,
+    purchase_problems,
     purchase_record,
     session_create,
 )
 from games.settlement import eldest_after
+from loo_ledger.fields import is_whole
 from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
 
@@ -304,11 +304,11 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     if h.get("pool", 0) != 0:
         errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
     cv = h.get("chip_value", 1)
-    if not isinstance(cv, int) or isinstance(cv, bool) or cv < 1:
+    if not is_whole(cv) or cv < 1:
         errors.append(_err(1, "chip_value is a whole number of the smallest currency unit", field="chip_value"))
     buy_ins = h.get("buy_ins", {})
     if not isinstance(buy_ins, dict) or any(
-            s not in seats or not isinstance(n, int) or n < 0 for s, n in buy_ins.items()):
+            s not in seats or not is_whole(n) or n < 0 for s, n in buy_ins.items()):
         errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips", field="buy_ins"))
     if "name" in h and (problem := limits.text_problem(h["name"], limits.MAX_NAME_CHARS, "name")):
         errors.append(_err(1, f"the session's {problem}", field="name"))
@@ -368,14 +368,13 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
                                             "payments follow it"))
         if line.kind == "purchase":
             p = line.data
-            if p.get("player") not in seats or not isinstance(p.get("chips"), int) or p["chips"] < 1:
-                errors.append(_err(line.number, "a purchase names a seated player and a positive number of chips"))
-                continue
-            problem = price_problem(p["chips"], p.get("money"), table.chip_value)
-            if problem:
-                errors.append(_err(line.number, problem, player=p["player"], field="money"))
-            if (problem := memo_problem(_memo(line))) is not None:
-                errors.append(_err(line.number, problem, player=p["player"], field="memo"))
+            problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
+                                         _memo(line), seats=seats, chip_value=table.chip_value)
+            who = p.get("player") if isinstance(p.get("player"), str) else None
+            errors += [_err(line.number, e["message"], player=who, field=e["field"])
+                       for e in problems]
+            if any(e["field"] in ("player", "chips") for e in problems):
+                continue  # no chips to count
             held[p["player"]] += p["chips"]
             if not bool(p.get("paid", True)):  # as the purchase will be stored
                 owed[p["player"]] += p["chips"] * table.chip_value

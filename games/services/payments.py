@@ -25,6 +25,7 @@ from games.services.ledger import money_owed, paid_later, session_lock
 from games.services.limits import MAX_MONEY
 from games.services.sessions import invalid, memo_problem
 from games.settlement import left_to_pay
+from loo_ledger.fields import MONEY_UNIT, is_whole, whole_number_message
 from loo_ledger.problems import Problem
 
 
@@ -44,8 +45,10 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
     if player not in seats:
         return {"field": "player", "player": player,
                 "message": f"'{player}' is not seated in this session."}
-    if not isinstance(money, int) or isinstance(money, bool) or money == 0 \
-            or abs(money) > MAX_MONEY:
+    if not is_whole(money):
+        return {"field": "money", "player": player,
+                "message": whole_number_message("money", MONEY_UNIT)}
+    if money == 0 or abs(money) > MAX_MONEY:
         return {"field": "money", "player": player,
                 "message": "money is a whole, non-zero number of the smallest currency unit "
                            "(negative: a refund)."}

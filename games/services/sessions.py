@@ -15,6 +15,7 @@ from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
 from games.services.ledger import ledger_post, next_posting, session_lock
 from games.services.limits import MAX_CHIPS, MAX_MONEY
+from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, is_whole, whole_number_message
 from loo_ledger.problems import Problem
 
 CLUB_BANKER = "club"
@@ -114,8 +115,8 @@ def session_create(
         banker = None
     if banker is not None and banker not in members:
         errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
-    if not isinstance(chip_value, int) or not 1 <= chip_value <= MAX_CHIPS:
-        errors.append({"field": "chip_value", "message": "chip_value is a whole number of currency units, at least 1."})
+    if not is_whole(chip_value) or not 1 <= chip_value <= MAX_CHIPS:
+        errors.append({"field": "chip_value", "message": f"chip_value is a whole number of currency units, from 1 to {MAX_CHIPS}."})
     if (problem := limits.text_problem(name, limits.MAX_NAME_CHARS, "name")) is not None:
         errors.append({"field": "name", "message": f"The session's {problem}."})
     if not re.fullmatch(r"[A-Z]{3}", currency or ""):
@@ -123,7 +124,7 @@ def session_create(
     for seat, chips in (buy_ins or {}).items():
         if seat not in seats:
             errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
-        elif not isinstance(chips, int) or not 1 <= chips <= MAX_CHIPS:
+        elif not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
     if errors:
         raise invalid(errors)
@@ -146,6 +147,35 @@ def session_create(
     return session
 
 
+def purchase_problems(player: Any, chips: Any, money: Any, memo: Any, *, seats: Sequence[str],
+                      chip_value: int) -> list[dict[str, Any]]:
+    """Why ``player`` cannot buy ``chips`` for ``money`` (none: they can), from the figures
+    alone: a seat, a whole number of chips from 1 to ``MAX_CHIPS``, money left out or the
+    chips' price (``price_problem``), a memo within ``limits.MAX_MEMO_CHARS``. The purchases
+    endpoint (through :func:`purchase_record`) and a session file's purchase lines ask it, so
+    both say the same of the same line."""
+    errors: list[dict[str, Any]] = []
+    if not isinstance(player, str):
+        errors.append({"field": "player", "message": "A purchase names the seated player who buys the chips."})
+    elif player not in seats:
+        errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
+    if not is_whole(chips):
+        errors.append({"field": "chips", "message": whole_number_message("chips", CHIPS_UNIT)})
+    elif not 1 <= chips <= MAX_CHIPS:
+        errors.append({"field": "chips", "message": f"chips must be a whole number from 1 to {MAX_CHIPS}."})
+    if money is not None and not is_whole(money):
+        errors.append({"field": "money", "message": whole_number_message("money", MONEY_UNIT)})
+    elif money is not None and not 0 <= money <= MAX_MONEY:
+        errors.append({"field": "money", "message": f"money is a whole number {MONEY_UNIT} from 0 to {MAX_MONEY}."})
+    elif not errors:
+        problem = price_problem(chips, money, chip_value)
+        if problem:
+            errors.append({"field": "money", "player": player, "message": problem})
+    if (problem := memo_problem(memo)) is not None:
+        errors.append({"field": "memo", "message": problem})
+    return errors
+
+
 @transaction.atomic
 def purchase_record(
     *,
@@ -165,20 +195,8 @@ def purchase_record(
     if ChipPurchase.objects.filter(session=locked).count() >= limits.MAX_PURCHASES:
         raise limits.session_full("purchases", limits.MAX_PURCHASES,
                                   "close this one and open another for the play that follows.")
-    errors = []
-    if player not in locked.seats:
-        errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
-    if not isinstance(chips, int) or isinstance(chips, bool) or not 1 <= chips <= MAX_CHIPS:
-        errors.append({"field": "chips", "message": f"chips must be a whole number from 1 to {MAX_CHIPS}."})
-    if money is not None and (not isinstance(money, int) or isinstance(money, bool)
-                              or not 0 <= money <= MAX_MONEY):
-        errors.append({"field": "money", "message": "money is a whole number of the smallest currency unit, not negative."})
-    elif not errors:
-        problem = price_problem(chips, money, locked.chip_value)
-        if problem:
-            errors.append({"field": "money", "player": player, "message": problem})
-    if (problem := memo_problem(memo)) is not None:
-        errors.append({"field": "memo", "message": problem})
+    errors = purchase_problems(player, chips, money, memo, seats=locked.seats,
+                               chip_value=locked.chip_value)
     if errors:
         raise invalid(errors)
     money = chips * locked.chip_value

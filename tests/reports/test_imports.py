@@ -819,3 +819,54 @@ def test_a_source_that_is_not_a_file_says_which(scorer_client, body, message):
     response = scorer_client.post(IMPORTS, body, format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == [{"field": "source", "message": message}]
+
+
+def test_a_number_in_a_file_is_a_json_integer_and_refused_as_the_api_refuses_it(
+        scorer_client, django_capture_on_commit_callbacks):
+    # text, a decimal or true where a line counts chips or money: the same words as the API's
+    # for the same value (one check, loo_ledger.fields), and before anything is stored
+    from games.models import GameSession
+
+    lines = kit.session_lines()
+    first_rebuy = next(i for i, x in enumerate(lines) if "purchase" in x)
+    bad = [  # (line, the field the error names): each after cat's first rebuy, on credit
+        ({"purchase": {"player": "ann", "chips": "20"}}, "chips"),
+        ({"purchase": {"player": "ann", "chips": 20.0}}, "chips"),
+        ({"purchase": {"player": "ann", "chips": True}}, "chips"),
+        ({"purchase": {"player": "ann", "chips": 20, "money": 500.0}}, "money"),  # 20 x 25p
+        ({"payment": {"player": "cat", "money": "100"}}, "money"),
+        ({"payment": {"player": "cat", "money": 100.0}}, "money"),
+        ({"payment": {"player": "cat", "money": True}}, "money"),
+    ]
+    at = first_rebuy + 2
+    text = "\n".join(json.dumps(x) for x in lines[:at] + [x for x, _ in bad] + lines[at:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["field"]) for e in job["errors"]] == [
+        (at + 1 + i, field) for i, (_, field) in enumerate(bad)]
+    assert not GameSession.objects.exists()
+    # the API, asked the same of a session, says the same
+    good = post_file(scorer_client, kit.session_file(12), django_capture_on_commit_callbacks)
+    session = good.json()["session"]
+    for (line, field), error in zip(bad, job["errors"], strict=True):
+        kind, body = next(iter(line.items()))
+        url = f"/api/v1/clubs/oak/sessions/{session}/{kind}s/"
+        answer = scorer_client.post(url, body, format="json")
+        assert answer.status_code == 400, (line, answer.content)
+        assert [(e["field"], e["message"]) for e in answer.json()["errors"]] == [
+            (field, error["message"])], line
+    assert job["errors"][0]["message"] == (
+        'chips must be a whole number of chips: a JSON integer such as 20, not text ("20"), '
+        "a decimal (20.0) or true/false.")
+
+
+def test_a_buy_in_of_true_is_the_headers_error(scorer_client, django_capture_on_commit_callbacks):
+    from games.models import GameSession
+
+    lines = kit.session_lines(4)
+    lines[0] = {**lines[0], "buy_ins": {**lines[0]["buy_ins"], "ann": True}}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["field"]) for e in job["errors"]] == [(1, "buy_ins")]
+    assert not GameSession.objects.exists()
