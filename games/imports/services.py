@@ -18,7 +18,8 @@ stored session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
-lines are checked against what they state themselves). Storing then goes through the same
+lines are checked against what they state themselves, and those that state nothing are said to
+be unchecked: ``Unchecked``). Storing then goes through the same
 services as the REST API, in one transaction: all or nothing.
 """
 from __future__ import annotations
@@ -110,15 +111,22 @@ class SessionFile:
 
 class ImportRefused(Exception):
     """The file cannot be imported; `errors` names every bad line (the first `MAX_ERRORS` of
-    them, and a last entry saying the rest was not checked)."""
+    them, and a last entry saying the rest was not checked). ``notes`` say where lines were
+    left unchecked (``Unchecked``): listed among the errors in line order, as the cap's entry
+    is, but no bad line of their own."""
 
-    def __init__(self, errors: list[dict[str, Any]], detail: str = ""):
+    def __init__(self, errors: list[dict[str, Any]], detail: str = "", *,
+                 notes: list[dict[str, Any]] | None = None):
+        if notes:
+            errors = sorted(errors + notes, key=lambda e: e["line"])
         if len(errors) > MAX_ERRORS:
             errors = errors[:MAX_ERRORS] + [_err(
                 errors[MAX_ERRORS]["line"], f"more than {MAX_ERRORS} errors: the first "
                 f"{MAX_ERRORS} are listed and the file was checked no further")]
         self.errors = errors
-        self.detail = detail or (f"{len({e.get('line') for e in errors})} bad line(s); nothing was stored.")
+        bad = len({e.get("line") for e in errors if e not in (notes or [])})
+        unchecked = ", and deal lines left unchecked after a bad one (see the errors)" if notes else ""
+        self.detail = detail or f"{bad} bad line(s){unchecked}; nothing was stored."
         super().__init__(self.detail)
 
 
@@ -347,6 +355,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     final_line: int | None = None  # the line of the final deal, once played
     last_deal: tuple[int, bool] | None = None  # the last deal's number, and if it was the final
     closed: Closed | None = None  # once the close line is read
+    unchecked = Unchecked()
     for line in sf.lines:
         if len(errors) > MAX_ERRORS:
             break
@@ -392,15 +401,64 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             errors.append(_err(line.number, f"a deal after the final deal (line {final_line}), "
                                             "which plays the pool off: it is the session's last",
                                deal=number))
+        before = carry
         carry, final = _check_deal(line, number, carry, table, held, errors,
                                    bool(h.get("allow_credit")))
+        unchecked.follow(line, before, carry)
         last_deal = (number, final)
         if final and final_line is None:
             final_line = line.number
         if progress:
             progress("validating", number, total)
     if errors:
-        raise ImportRefused(sorted(errors, key=lambda e: e["line"]))
+        raise ImportRefused(sorted(errors, key=lambda e: e["line"]), notes=unchecked.notes())
+
+
+@dataclass
+class Unchecked:
+    """The deal lines validation could not replay. After a bad deal line (unreadable, or one
+    the engine refuses) the pool and the dealer the next deal starts from are unknown, so a
+    record that does not state them (``_states_its_start``) cannot be checked, nor can the
+    ones after it until a record states them again. Each such run is said once, at its first
+    line (:meth:`notes`), as the error cap is said: fixing the bad line may show more errors."""
+
+    #: (the bad deal line, the run's first and last line)
+    runs: list[tuple[int, int, int]] = field(default_factory=list)
+    bad: int = 0  # the last bad deal line: from it on the start of a deal is unknown
+    going_on: bool = False  # no deal line has been checked since the last run began
+
+    def follow(self, line: Line, before: NextDeal | None, after: NextDeal | None) -> None:
+        """Note deal ``line``, which started from ``before`` and leaves ``after`` (each None
+        when unknown)."""
+        if before is None and line.kind == "deal" and not _states_its_start(line.data):
+            if self.going_on:
+                bad, first, _last = self.runs[-1]
+                self.runs[-1] = (bad, first, line.number)
+            else:
+                self.runs.append((self.bad, line.number, line.number))
+                self.going_on = True
+            return
+        self.going_on = False
+        if after is None:
+            self.bad = line.number
+
+    def notes(self) -> list[dict[str, Any]]:
+        """One entry a run, at its first line, saying which deal lines were not checked."""
+        notes = []
+        for i, (bad, first, last) in enumerate(self.runs):
+            span = ("from here on" if self.going_on and i == len(self.runs) - 1
+                    else f"from here to line {last}")
+            notes.append(_err(first, f"the deal lines {span} were not checked: after the bad "
+                                     f"deal line {bad} the pool and the dealer they start from "
+                                     f"are unknown, and they do not state them; fix line {bad} "
+                                     "and import again to have them checked"))
+        return notes
+
+
+def _states_its_start(record: dict[str, Any]) -> bool:
+    """Whether a deal record states the dealer and the pool it starts from, so that it can be
+    checked after a bad line, which leaves them unknown."""
+    return "dealer" in record and "pool" in record
 
 
 @dataclass
@@ -473,7 +531,7 @@ def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSess
     if line.kind == "unreadable":
         return None, False
     if carry is None:  # after a bad line: check against what this record states, if it can
-        if "dealer" not in rec or "pool" not in rec:
+        if not _states_its_start(rec):
             return None, False
         carry = NextDeal(number, str(rec["dealer"]), rec["pool"], rec.get("number", number) == 1)
     try:

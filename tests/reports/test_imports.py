@@ -870,3 +870,70 @@ def test_a_buy_in_of_true_is_the_headers_error(scorer_client, django_capture_on_
     assert job["status"] == "failed"
     assert [(e["line"], e["field"]) for e in job["errors"]] == [(1, "buy_ins")]
     assert not GameSession.objects.exists()
+
+
+def _bare(record: dict) -> dict:
+    """A deal record as a hand-written file has it: without its dealer and pool (the session
+    carries them from deal to deal)."""
+    return {k: v for k, v in record.items() if k not in ("dealer", "pool")}
+
+
+def _hand_written(changes: dict[int, object], deals: int = 8) -> str:
+    """A file of bare deal records (no rebuys: 8 deals need none), some lines (1-based)
+    replaced by raw text or a dict."""
+    lines = [json.dumps(x) for x in [kit.header()] + [_bare(kit.deal_record(n))
+                                                      for n in range(1, deals + 1)]]
+    for number, new in changes.items():
+        lines[number - 1] = new if isinstance(new, str) else json.dumps(new)
+    return "\n".join(lines) + "\n"
+
+
+def _twice(number: int) -> dict:
+    """Deal ``number`` (odd: a simple pool) with a card played twice: an engine error."""
+    record = _bare(kit.deal_record(number))
+    record["actions"][5]["card"] = "2H"
+    return record
+
+
+@pytest.mark.parametrize("bad_line", ["x", _twice(1)], ids=["unreadable", "refused"])
+def test_deal_lines_left_unchecked_after_a_bad_one_are_said(
+        scorer_client, django_capture_on_commit_callbacks, bad_line):
+    # after a bad deal line the pool and the dealer are unknown; the deals after it that do not
+    # state theirs cannot be replayed, so an error they hold (deal 5's, line 6) cannot be
+    # found: the answer says they were not checked, so that fixing line 2 may show more
+    from games.models import GameSession
+
+    text = _hand_written({2: bad_line, 6: _twice(5)})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert {e["line"] for e in job["errors"]} == {2, 3}, job["errors"]
+    assert job["errors"][-1] == {"line": 3, "message": (
+        "the deal lines from here on were not checked: after the bad deal line 2 the pool and "
+        "the dealer they start from are unknown, and they do not state them; fix line 2 and "
+        "import again to have them checked")}
+    assert job["detail"] == ("1 bad line(s), and deal lines left unchecked after a bad one "
+                             "(see the errors); nothing was stored.")
+    assert not GameSession.objects.exists()
+    # line 2 fixed: deal 5's own error shows (and the deals after it are said unchecked)
+    job = post_file(scorer_client, _hand_written({6: _twice(5)}),
+                    django_capture_on_commit_callbacks).json()
+    assert {e["line"] for e in job["errors"]} == {6, 7}
+    assert job["errors"][-1]["message"].startswith(
+        "the deal lines from here on were not checked: after the bad deal line 6 ")
+
+
+def test_a_record_that_states_its_dealer_and_pool_is_checked_again(
+        scorer_client, django_capture_on_commit_callbacks):
+    # deal 4 states where it starts (line 5): from there on every deal is checked again, so
+    # only lines 3 and 4 are said to be unchecked, and deal 7's error (line 8) is found; deal
+    # 8 (line 9) is unchecked after it in turn
+    text = _hand_written({2: "x", 5: kit.deal_record(4), 8: _twice(7)})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert [e["line"] for e in job["errors"]][:2] == [2, 3]
+    assert job["errors"][1]["message"].startswith(
+        "the deal lines from here to line 4 were not checked: after the bad deal line 2 ")
+    assert {e["line"] for e in job["errors"][2:-1]} == {8}
+    assert all("not checked" not in e["message"] for e in job["errors"][2:-1])
+    assert job["errors"][-1]["line"] == 9 and job["errors"][-1]["message"].startswith(
+        "the deal lines from here on were not checked: after the bad deal line 8 ")
+    assert job["detail"].startswith("2 bad line(s), and deal lines left unchecked after a bad one")
