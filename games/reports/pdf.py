@@ -2,16 +2,17 @@
 
 Each PDF is ``session-<id>-<fingerprint>.pdf`` under ``MEDIA_ROOT/reports/``. Beside it live its
 markers: ``.queued`` while a worker has been asked to render it, ``.failed`` (why) after an
-attempt failed, and the worker's ``.<pid>.tmp`` while it writes. All are named by a
+attempt failed, and a temporary ``.<digits>.tmp`` (``_private``): the worker's while it writes
+the PDF or the failure, a request's while it reads a failure it claimed. All are named by a
 :class:`PdfKey`, the session and the fingerprint the *request* computed, and the task is handed
 that key: whatever becomes of a rendering is found where the asking client's next poll looks.
 """
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -78,7 +79,7 @@ def pdf_open(key: PdfKey) -> BinaryIO | None:
 
 def pdf_files() -> Iterator[tuple[Path, PdfKey, str]]:
     """Every rendered PDF and marker on disk, with its key and suffix (``.pdf``, ``.queued``,
-    ``.failed``, ``.<pid>.tmp``); any other file there is not ours and left out."""
+    ``.failed``, ``.<digits>.tmp``); any other file there is not ours and left out."""
     if not reports_dir().is_dir():
         return
     for path in reports_dir().iterdir():
@@ -103,15 +104,34 @@ def pdf_withdrawn(key: PdfKey) -> None:
     key.file(".queued").unlink(missing_ok=True)
 
 
+def _private(path: Path) -> Path:
+    """A temporary name beside ``path`` that no other writer or reader uses (``.<digits>.tmp``:
+    a stale one is pruned as a worker's would be)."""
+    return path.with_suffix(f".{uuid.uuid4().int}.tmp")
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``path`` atomically: a reader finds it whole or not at all."""
+    tmp = _private(path)
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
 def pdf_failure(key: PdfKey) -> str | None:
-    """Why the last rendering of this report failed, once (the next request tries again)."""
-    marker = key.file(".failed")
+    """Why the last rendering of this report failed, once (the next request tries again).
+
+    The marker is claimed before it is read, by renaming it to a name of this caller's own:
+    of two requests polling at the same moment one renames it (the rename is atomic) and
+    answers the failure, the other finds none and queues the rendering again."""
+    claimed = _private(key.file(".failed"))
     try:
-        why = marker.read_text(encoding="utf-8")
+        key.file(".failed").rename(claimed)
     except FileNotFoundError:
         return None
-    marker.unlink(missing_ok=True)
-    return why
+    try:
+        return claimed.read_text(encoding="utf-8")
+    finally:
+        claimed.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -124,7 +144,7 @@ def pdf_attempt(key: PdfKey) -> Iterator[None]:
     except Exception as exc:
         marker = key.file(".failed")
         marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.write_text(f"{type(exc).__name__}: {exc}"[:500], encoding="utf-8")
+        _write_whole(marker, f"{type(exc).__name__}: {exc}"[:500].encode())
         raise
     finally:
         pdf_withdrawn(key)
@@ -136,7 +156,5 @@ def pdf_write(report: SessionReport) -> Path:
     path = pdf_path(pdf_key(report))
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_bytes(report_pdf(report))
-        tmp.replace(path)
+        _write_whole(path, report_pdf(report))
     return path

@@ -235,6 +235,55 @@ def test_report_pdf_whose_rendering_failed_says_so_once(closed_session, viewer_c
     assert len(queue) == 2
 
 
+def reading_meanwhile(monkeypatch, meanwhile) -> None:
+    """Run ``meanwhile()`` once, just after the first read of a file's text: another request
+    at the same moment, between a reader's read of the failure marker and what it does next."""
+    from pathlib import Path
+
+    real, started = Path.read_text, []
+
+    def read_text(self, *args, **kwargs):
+        text = real(self, *args, **kwargs)
+        if not started:
+            started.append(True)
+            meanwhile()
+        return text
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+
+
+def test_a_failure_marker_is_claimed_by_one_reader(settings, monkeypatch):
+    # two requests that find one failure at once: one of them answers it, never both
+    from games.reports.pdf import PdfKey, pdf_failure
+
+    key = PdfKey(7, "0123456789abcdef0123")
+    key.file(".failed").parent.mkdir(parents=True)
+    key.file(".failed").write_text("OSError: no fonts", encoding="utf-8")
+    answers = []
+    reading_meanwhile(monkeypatch, lambda: answers.append(pdf_failure(key)))
+    answers.append(pdf_failure(key))
+    assert answers == [None, "OSError: no fonts"]  # the other request, then the first
+    assert not any((settings.MEDIA_ROOT / "reports").iterdir())  # nothing left behind
+
+
+def test_two_polls_at_once_answer_one_failure_once(closed_session, viewer_client, owner_client,
+                                                   queue, monkeypatch):
+    from games.reports import pdf
+    from games.tasks import render_pdf
+
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    fail_with(monkeypatch, pdf, "report_pdf", OSError("no fonts"))
+    with pytest.raises(OSError):
+        render_pdf(*queue[0])
+    other = []
+    reading_meanwhile(monkeypatch, lambda: other.append(get_pdf(owner_client, closed_session)))
+    first = get_pdf(viewer_client, closed_session)
+    # the request that read the marker first answers the failure; the other queues it again
+    assert (first.status_code, other[0].status_code) == (500, 202)
+    assert first.json()["code"] == "render-failed" and "OSError: no fonts" in first.json()["detail"]
+    assert len(queue) == 2
+
+
 def test_report_pdf_whose_report_failed_in_the_worker_says_so_once(closed_session, viewer_client,
                                                                    queue, monkeypatch):
     from games.reports import gather
