@@ -318,6 +318,8 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     if not isinstance(buy_ins, dict) or any(
             s not in seats or not is_whole(n) or n < 0 for s, n in buy_ins.items()):
         errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips", field="buy_ins"))
+    if type(h.get("allow_credit", False)) is not bool:  # (a truth test reads "false" as credit)
+        errors.append(_err(1, "allow_credit is true or false", field="allow_credit"))
     if "name" in h and (problem := limits.text_problem(h["name"], limits.MAX_NAME_CHARS, "name")):
         errors.append(_err(1, f"the session's {problem}", field="name"))
     if "date" in h:
@@ -378,14 +380,15 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
         if line.kind == "purchase":
             p = line.data
             problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
-                                         _memo(line), seats=seats, chip_value=table.chip_value)
+                                         _memo(line), seats=seats, chip_value=table.chip_value,
+                                         paid=p.get("paid", True))
             who = p.get("player") if isinstance(p.get("player"), str) else None
             errors += [_err(line.number, e["message"], player=who, field=e["field"])
                        for e in problems]
             if any(e["field"] in ("player", "chips") for e in problems):
                 continue  # no chips to count
             held[p["player"]] += p["chips"]
-            if not bool(p.get("paid", True)):  # as the purchase will be stored
+            if p.get("paid") is False:  # as the purchase will be stored
                 owed[p["player"]] += p["chips"] * table.chip_value
             continue
         if line.kind == "payment":
@@ -578,7 +581,7 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
             club=club, date=dt.date.fromisoformat(str(h["date"])) if h.get("date") else timezone.localdate(),
             seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
             banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
-            allow_credit=bool(h.get("allow_credit", False)), name=h.get("name", ""),
+            allow_credit=h.get("allow_credit", False), name=h.get("name", ""),
             buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,
         )
     except Problem as exc:  # what only the session can check: the header's line
@@ -589,7 +592,7 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
             if line.kind == "purchase":
                 p = line.data
                 purchase_record(session=session, player=p["player"], chips=p["chips"],
-                                money=p.get("money"), paid=bool(p.get("paid", True)),
+                                money=p.get("money"), paid=p.get("paid", True),
                                 memo=_memo(line), user=user)
                 continue
             if line.kind == "payment":

@@ -421,6 +421,49 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     assert not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize("paid", ["false", 0, None, "no"])
+def test_a_purchase_lines_paid_is_true_or_false(scorer_client, django_capture_on_commit_callbacks,
+                                                paid):
+    """A truth test would read the text "false" as paid on the spot: the debt would be lost."""
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x)
+    lines[at] = {"purchase": {**lines[at]["purchase"], "paid": paid}}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["field"]) for e in job["errors"]] == [(at + 1, "paid")]
+    assert job["errors"][0]["message"] == ("paid is true (paid on the spot) or false (owed to "
+                                           "the banker).")
+    from games.models import GameSession
+
+    assert not GameSession.objects.exists()
+
+
+def test_an_owed_purchase_line_imports_owed(scorer_client, django_capture_on_commit_callbacks):
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x and x["purchase"].get("paid", True))
+    lines[at] = {"purchase": {**lines[at]["purchase"], "paid": False}}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "done", job
+    from games.models import ChipPurchase
+
+    stored = [p.paid for p in ChipPurchase.objects.order_by("pk")]
+    assert stored[-len([x for x in lines if "purchase" in x]):] == [
+        x["purchase"].get("paid", True) for x in lines if "purchase" in x]
+
+
+@pytest.mark.parametrize("credit", ["false", 1, None])
+def test_a_headers_allow_credit_is_true_or_false(scorer_client, django_capture_on_commit_callbacks,
+                                                 credit):
+    lines = kit.session_lines()
+    lines[0] = {**lines[0], "allow_credit": credit}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e.get("field")) for e in job["errors"]] == [(1, "allow_credit")]
+
+
 def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
         scorer_client, django_capture_on_commit_callbacks):
     from games.models import GameSession
