@@ -230,6 +230,13 @@ def _card(text: Any) -> int | None:
     return c
 
 
+def _card_lists(action: Mapping[str, Any]) -> bool:
+    """An exchange's ``discard`` and ``draw`` are lists where given: anything else (``"2C"``)
+    is left to the deal to refuse by name, not read as no cards."""
+    return all(action.get(field) is None or type(action[field]) is list
+               for field in ("discard", "draw"))
+
+
 def _cards(texts: Any) -> list[int | None]:
     try:
         return [CODE[c] for c in texts]
@@ -410,7 +417,7 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
             else:
                 drawn = []
             stock_pos += n_draw
-            if None in out or None in drawn:
+            if None in out or None in drawn or not _card_lists(a):
                 out = [c for c in out if c is not None]
                 drawn = [c for c in drawn if c is not None]
             elif len(set(out)) == len(out):

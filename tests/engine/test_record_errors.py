@@ -221,6 +221,10 @@ def _spoil_exchange(index, **fields):
      (4, "ann", None, "ann draws 3 cards for 2 discarded")),
     (_spoil_exchange(4, discard=["2C", "ZZ"]), (4, "ann", "ZZ", "discard: 'ZZ' is not a card")),
     (_spoil_exchange(4, discard=["2C", "2C"]), (4, "ann", "2C", "ann discards 2C twice")),
+    # cards given as one string, not a list: said so, not read as no cards at all
+    (_spoil_exchange(4, discard="2C 3D"), (4, "ann", None, "discard: must be a list of cards")),
+    (_spoil_exchange(4, discard="2C"), (4, "ann", None, "discard: must be a list of cards")),
+    (_spoil_exchange(4, draw="KH 4C"), (4, "ann", None, "draw: must be a list of cards")),
     # cat discards the 3D ann has already discarded (cat's 4D is never seen)
     (_spoil_exchange(6, discard=["3D", "6D", "8D", "TC", "QC"]),
      (6, "cat", "3D", "cat discards 3D, which ann discarded")),
