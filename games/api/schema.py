@@ -39,6 +39,8 @@ class ActionSchema(serializers.Serializer):
 
 class ResultSchema(serializers.Serializer):
     tricks = serializers.DictField(child=serializers.IntegerField(min_value=0), help_text="Seat -> tricks taken.")
+    winners = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="Optional: each trick's winner, in order.")
 
 
 class RulesSchema(serializers.Serializer):
@@ -72,6 +74,10 @@ class DealRecordSchema(serializers.Serializer):
     actions = ActionSchema(many=True, required=False)
     result = ResultSchema(required=False, help_text="Result-only record: trick counts instead of plays (status 'unverified').")
     rules = RulesSchema(required=False, help_text="Standalone replays only.")
+    final = serializers.BooleanField(required=False, help_text="The final deal of `end_pool: final-deal` (everybody stands, no miss, no ante).")
+    redeal = serializers.BooleanField(required=False, help_text="Poker-Loo: a redeal by the same dealer (no antes); inside a session the server sets it from `next.sits_out`.")
+    sits_out = serializers.ListField(child=serializers.CharField(), required=False,
+                                     help_text="With `redeal`: who sits the redeal out.")
 
     class Meta:
         ref_name = "DealRecord"
@@ -102,6 +108,8 @@ class SettlementSchema(serializers.Serializer):
     penalties = serializers.DictField(child=serializers.IntegerField())
     pool_after = serializers.IntegerField()
     deltas = serializers.DictField(child=serializers.IntegerField(), help_text="Every seat's chip change.")
+    transfers = serializers.DictField(child=serializers.IntegerField(), required=False,
+                                      help_text="Direct payments between players (`flush_pays: everyone-pays-holder`).")
 
 
 class NextSchema(serializers.Serializer):
@@ -110,11 +118,25 @@ class NextSchema(serializers.Serializer):
     first_of_series = serializers.BooleanField()
 
 
+ENDINGS = ["played", "dealer-takes", "conceded", "lone-stander", "nobody-stands", "flush",
+           "redeal", "misdeal", "thrown-in"]
+
+
+class FlushSchema(serializers.Serializer):
+    player = serializers.CharField()
+    cards = CardListField()
+
+
+class RedealSchema(serializers.Serializer):
+    sits_out = serializers.ListField(child=serializers.CharField())
+
+
 class VerdictSchema(serializers.Serializer):
     """The engine's verdict on a deal (deal-record.md)."""
 
     status = serializers.ChoiceField(choices=["valid", "irregular", "unverified"])
-    pool_kind = serializers.CharField()
+    pool_kind = serializers.ChoiceField(choices=["simple", "double"], allow_null=True,
+                                        help_text="Three-card Loo's pool; null in the other games.")
     trumps = serializers.CharField(allow_null=True)
     dealer = serializers.CharField()
     standers = serializers.ListField(child=serializers.CharField())
@@ -122,8 +144,12 @@ class VerdictSchema(serializers.Serializer):
     tricks_won = serializers.DictField(child=serializers.IntegerField())
     violations = ViolationSchema(many=True)
     settlement = SettlementSchema()
+    ended = serializers.ChoiceField(choices=ENDINGS, help_text="How the deal ended.")
     next = NextSchema()
     engine = serializers.DictField()
+    defender = serializers.CharField(required=False, help_text="A dealer who defended the pool.")
+    flushes = FlushSchema(many=True, required=False)
+    redeal = RedealSchema(required=False, help_text="Poker-Loo: the next deal is a redeal by the same dealer.")
 
     class Meta:
         ref_name = "Verdict"
