@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib.auth import update_session_auth_hash
 from django.db import transaction
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.authentication import SessionAuthentication
@@ -15,6 +16,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 
 from .login_limits import LoginRateThrottle
 from .models import Club, Member
@@ -167,6 +170,16 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user")).order_by("name")
 
+    @extend_schema(parameters=[IDEMPOTENCY_PARAM], responses={
+        201: MemberSerializer, 409: OpenApiResponse(description="`conflict`: a request with this "
+                                                    "`Idempotency-Key` is still in flight."),
+        422: OpenApiResponse(description="`unprocessable`: the `Idempotency-Key` was used for "
+                                         "another request."),
+    })
+    @idempotent  # like every POST under a club: a retry gets the first answer, not "already a member"
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.create(request, *args, **kwargs)
+
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         with transaction.atomic():  # an owner demoted while this waited adds nobody
             lock_club_and_recheck(self, request)
@@ -174,6 +187,10 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
 
     def perform_create(self, serializer: MemberSerializer) -> None:
         serializer.save(club=self.club)
+
+    def get_success_headers(self, data: Any) -> dict[str, str]:
+        """``Location``: the new member's URL, as a new session's or deal's answer has."""
+        return {"Location": reverse("member-detail", args=[self.club.slug, data["name"]])}
 
 
 @extend_schema(tags=["clubs"])

@@ -7,8 +7,7 @@ from typing import Any, ClassVar
 from django.db import transaction
 from django.db.models import QuerySet
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -25,7 +24,7 @@ from games.models import ChipPayment, ChipPurchase, Deal, GameSession
 from games.selectors import deal_get, deal_list, session_get, session_list_with_next
 from games.services.deals import Correction, deal_correct, deal_record
 from games.services.engine import engine_replay, record_problem
-from games.services.idempotency import HEADER, idempotent
+from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from games.services.ledger import ledger_statement, session_lock
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
@@ -35,12 +34,6 @@ from . import serializers as s
 from .filters import DealFilter, SessionFilter
 from .schema import VerdictSchema, problems
 
-IDEMPOTENCY_PARAM = OpenApiParameter(
-    HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="Any unique string: a retry with the same key and body returns the first answer "
-    "and stores nothing twice; the same key with another body is a 422; while the first request "
-    "is in flight, a 409.",
-)
 WRITE_ERRORS = problems(400, 401, 403, 404, 409, 422)
 
 

@@ -29,6 +29,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -42,6 +44,13 @@ REPLAYED_HEADER = "Idempotent-Replayed"
 IN_FLIGHT_TIMEOUT = dt.timedelta(minutes=2)
 MAX_KEY_LENGTH = 255
 KEPT_HEADERS = ("Location",)
+#: the header as the OpenAPI schema documents it on every POST that honours it
+IDEMPOTENCY_PARAM = OpenApiParameter(
+    HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="Any unique string: a retry with the same key and body returns the first answer "
+    "and stores nothing twice; the same key with another body is a 422; while the first request "
+    "is in flight, a 409.",
+)
 
 
 class _FingerprintEncoder(DjangoJSONEncoder):

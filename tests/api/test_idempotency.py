@@ -133,6 +133,21 @@ def test_retried_session_create_and_purchase(scorer_client, club):
     assert ChipPurchase.objects.filter(player="bob").count() == 1
 
 
+def test_retried_member_create_returns_the_first_answer(club, owner_client):
+    # docs: every POST under a club honours the key; adding a member did not, so a retry after
+    # a lost answer was a 400 "already has a member named 'fay'"
+    url, body = "/api/v1/clubs/oak/members/", {"name": "fay", "role": "player"}
+    first = owner_client.post(url, body, format="json", headers={"Idempotency-Key": "m-1"})
+    again = owner_client.post(url, body, format="json", headers={"Idempotency-Key": "m-1"})
+    assert first.status_code == again.status_code == 201, again.content
+    assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    assert first["Location"] == again["Location"] == f"{url}fay/"
+    other = owner_client.post(url, {"name": "gus", "role": "player"}, format="json",
+                              headers={"Idempotency-Key": "m-1"})
+    assert problem(other, 422)["code"] == "unprocessable"
+    assert not club.members.filter(name="gus").exists()
+
+
 def test_retried_correction(played, scorer_client):
     url = f"{deals_url(played)}1/corrections"
     body = {"record": {**DEAL1, "result": {"tricks": {"ann": 1, "bob": 1, "cat": 1}}}, "reason": "typo"}

@@ -99,6 +99,17 @@ def test_club_scoped_operations_document_tenancy_refusals(schema):
         assert "404" in club["description"]
 
 
+def test_every_post_under_a_club_documents_the_idempotency_key(schema):
+    # docs/api.md: "Send Idempotency-Key on any POST under a club" (adding a member ignored it)
+    posts = [(p, op) for p, m, op in operations(schema)
+             if m == "post" and p.startswith("/api/v1/clubs/{club}")]
+    assert len(posts) >= 10
+    for path, operation in posts:
+        headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
+        assert "Idempotency-Key" in headers, path
+        assert {"409", "422"} <= set(operation["responses"]), path
+
+
 def test_token_endpoint_needs_no_credentials(schema):
     operation = schema["paths"]["/api/v1/auth/token/"]["post"]
     assert {} in operation["security"]
