@@ -529,6 +529,7 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
         statuses.append(415)
     if "{" in path or "page" in query:  # a page past the end is a 404
         statuses.append(404)
+    statuses.append(406)  # every answer is negotiated: an Accept or ?format= it cannot meet
     return statuses
 
 

@@ -93,3 +93,17 @@ def test_replay_answers_as_documented(openapi, scorer_client):
     assert response.status_code == 200, response.content
     assert response.json()["pool_kind"] is None
     assert_documented(openapi, "/api/v1/replay", "post", response)
+
+
+@pytest.mark.parametrize("url, path, accept", [
+    # a client asking JSON of the session file (application/jsonl) was answered a 406 the
+    # schema did not list for it; every answer is negotiated, so every operation can
+    ("file", "/api/v1/clubs/{club}/sessions/{session_id}/file", "application/json"),
+    ("ledger", "/api/v1/clubs/{club}/sessions/{session_id}/ledger", "text/csv"),
+    ("", "/api/v1/clubs/{club}/sessions/{session_id}/", "application/pdf"),
+])
+def test_an_accept_the_url_cannot_meet_is_a_documented_406(url, path, accept, openapi,
+                                                           oak_session, scorer_client):
+    response = scorer_client.get(session_url(oak_session, url), HTTP_ACCEPT=accept)
+    assert response.status_code == 406
+    assert_documented(openapi, path, "get", response)
