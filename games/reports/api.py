@@ -244,6 +244,24 @@ class ClubResultsView(DownloadView):
         })
 
 
+def reason_of(request: Request) -> str:
+    """The body's ``reason`` for a close or reopen: text, or "" when absent or null. Anything
+    else is a 400 naming it: it used to be stored as its Python repr (``null`` as "None", a list
+    as "['...']") in the closings log and the session file's close line."""
+    data = request.data
+    if not isinstance(data, Mapping):
+        raise Problem(400, detail='The body is a JSON object: {"reason": "..."}.',
+                      code="validation-error",
+                      errors=[{"field": None, "message": "Expected an object."}])
+    reason = data.get("reason")
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise Problem(400, detail="reason must be text (a JSON string).", code="validation-error",
+                      errors=[{"field": "reason", "message": "Must be a string."}])
+    return reason
+
+
 class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     """POST: apply the end-pool rule, buy back every chip and freeze the session (scorer, owner).
 
@@ -263,7 +281,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_close
 
         session = self.session_for_write()
-        reason = str((request.data or {}).get("reason", "")) if isinstance(request.data, dict) else ""
+        reason = reason_of(request)
         done = session_close(session=session, user=request.user, reason=reason)
         report = session_report(session)
         return Response({
@@ -297,7 +315,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_reopen
 
         session = self.session_for_write()
-        reason = str(request.data.get("reason", "")) if isinstance(request.data, dict) else ""
+        reason = reason_of(request)
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
                          "reopened_by": request.user.get_username(), "reopened_at": log.at.isoformat(),

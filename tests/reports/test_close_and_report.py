@@ -664,3 +664,30 @@ def test_a_closing_reason_past_its_bound_is_refused_and_nothing_closes(hand_sess
     assert hand_session.is_open
     assert scorer_client.post(url(hand_session, "close"), {
         "reason": "x" * limits.MAX_REASON_CHARS}, format="json").status_code == 200
+
+
+@pytest.mark.parametrize("body", [{"reason": ["end", "of", "night"]}, {"reason": {"why": "late"}},
+                                  {"reason": 5}, {"reason": True}, ["end of the evening"]])
+def test_a_closing_reason_that_is_not_text_is_refused_and_nothing_closes(hand_session,
+                                                                          scorer_client, body):
+    # it was stored as its Python repr ("['end', 'of', 'night']") in the log and the file
+    refused = problem(scorer_client.post(url(hand_session, "close"), body, format="json"), 400)
+    assert refused["code"] == "validation-error"
+    assert refused["errors"][0]["field"] == ("reason" if isinstance(body, dict) else None)
+    hand_session.refresh_from_db()
+    assert hand_session.is_open
+
+
+def test_a_null_closing_reason_is_no_reason(hand_session, scorer_client, owner_client):
+    from games.models import SessionClosing
+
+    assert scorer_client.post(url(hand_session, "close"), {"reason": None},
+                              format="json").status_code == 200
+    for reason in (["typo"], None):  # a reopen's reason must be text, and given
+        refused = problem(owner_client.post(url(hand_session, "reopen"), {"reason": reason},
+                                            format="json"), 400)
+        assert refused["errors"][0]["field"] == "reason"
+    assert list(SessionClosing.objects.values_list("action", "reason")) == [("close", "")]
+    # the session file's close line said {"reason": "None"}
+    last = scorer_client.get(url(hand_session, "file")).content.decode().splitlines()[-1]
+    assert "None" not in last and json.loads(last)["close"].get("reason", "") == ""
