@@ -212,3 +212,112 @@ class RulesField(RecordField):
 @extend_schema_field(VerdictSchema)
 class VerdictField(serializers.JSONField):
     pass
+
+
+# --- answers documented for clients: closing, reopening, the closings log, import jobs --------
+
+class EndPoolSchema(serializers.Serializer):
+    mode = serializers.CharField(help_text="The rules' `end_pool`: `split` or `final-deal`.")
+    pool = serializers.IntegerField(help_text="Units in the pool at the close.")
+    eldest = serializers.CharField(help_text="Who takes the first odd unit.")
+    shares = serializers.DictField(child=serializers.IntegerField(), help_text="Seat -> units.")
+
+
+class BankerLineSchema(serializers.Serializer):
+    """One player's account with the banker (minor units): `banker_pays` = `buyback` - `owed`."""
+
+    player = serializers.CharField()
+    owed = serializers.IntegerField(help_text="Still owed for chips bought on credit.")
+    buyback = serializers.IntegerField(help_text="What the banker pays for the chips returned.")
+    banker_pays = serializers.IntegerField(help_text="Negative: the player pays the banker.")
+    explanation = serializers.CharField()
+
+
+class TransferSchema(serializers.Serializer):
+    payer = serializers.CharField()
+    payee = serializers.CharField()
+    amount = serializers.IntegerField(help_text="Minor units.")
+    explanation = serializers.CharField()
+
+
+class CloseAnswerSchema(serializers.Serializer):
+    """The settlement a close answers (docs/settlement.md#closing-a-session)."""
+
+    session = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["closed"])
+    closed_at = serializers.DateTimeField()
+    end_pool = EndPoolSchema()
+    returned = serializers.DictField(child=serializers.IntegerField(), help_text="Chips bought back.")
+    results = serializers.DictField(child=serializers.IntegerField(), help_text="Minor units.")
+    currency = serializers.CharField()
+    through_banker = BankerLineSchema(many=True)
+    transfers = TransferSchema(many=True, help_text="The fewest direct transfers.")
+    warnings = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "CloseAnswer"
+
+
+class ReopenAnswerSchema(serializers.Serializer):
+    session = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["open"])
+    reopened_by = serializers.CharField()
+    reopened_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    reversing_postings = serializers.ListField(child=serializers.IntegerField())
+
+    class Meta:
+        ref_name = "ReopenAnswer"
+
+
+class ClosingSchema(serializers.Serializer):
+    """One close or reopen of a session."""
+
+    action = serializers.ChoiceField(choices=["close", "reopen"])
+    at = serializers.DateTimeField()
+    by = serializers.CharField(allow_null=True)
+    reason = serializers.CharField()
+    end_pool_mode = serializers.CharField(help_text="A close's end-pool rule; empty for a reopen.")
+    end_pool = serializers.IntegerField()
+    shares = serializers.DictField(child=serializers.IntegerField())
+    returned = serializers.DictField(child=serializers.IntegerField())
+    warnings = serializers.ListField(child=serializers.CharField())
+    postings = serializers.ListField(child=serializers.IntegerField(), help_text="Ledger postings made (reversed, for a reopen).")
+
+    class Meta:
+        ref_name = "Closing"
+
+
+class ImportErrorSchema(serializers.Serializer):
+    """One bad line of a session file."""
+
+    line = serializers.IntegerField(help_text="Line number in the file, from 1.")
+    message = serializers.CharField()
+    field = serializers.CharField(required=False)
+    deal = serializers.IntegerField(required=False, help_text="The deal the line records.")
+    index = serializers.IntegerField(required=False, allow_null=True, help_text="From the engine: index into the record's actions.")
+    player = serializers.CharField(required=False, allow_null=True)
+    card = serializers.CharField(required=False, allow_null=True)
+
+
+class ImportJobSchema(serializers.Serializer):
+    """An import job (docs/settlement.md#imports-json-lines-session-files)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["queued", "validating", "storing", "done", "failed"])
+    filename = serializers.CharField()
+    total = serializers.IntegerField(help_text="Deal lines in the file.")
+    done = serializers.IntegerField(help_text="Deal lines validated (then stored).")
+    progress = serializers.CharField(help_text="`done/total`.")
+    errors = ImportErrorSchema(many=True)
+    detail = serializers.CharField()
+    attempts = serializers.IntegerField()
+    session = serializers.IntegerField(allow_null=True, help_text="The session stored, once done.")
+    report = serializers.URLField(allow_null=True, help_text="That session's report.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.URLField()
+
+    class Meta:
+        ref_name = "ImportJob"

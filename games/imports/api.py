@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.tenancy import CanRecord, ClubScopedAPIView, lock_club_and_recheck
-from games.api.schema import problems
+from games.api.schema import ImportJobSchema, problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry
@@ -114,6 +114,10 @@ def _sent_file(request: Request) -> tuple[str, str]:
     return source, str(data.get("filename", "") or "")
 
 
+#: how many jobs ``GET imports/`` lists, newest first
+IMPORTS_LISTED = 100
+
+
 class ImportListView(ClubScopedAPIView):
     """POST a JSON Lines session file (scorer, owner): 202 with the job; GET the club's jobs."""
 
@@ -127,7 +131,7 @@ class ImportListView(ClubScopedAPIView):
                        "allow_duplicate", bool, description="Import a file this club has "
                        "imported before again, as a new session (else 409 duplicate-import); "
                        "the job keeps the choice for its retries.")],
-                   responses={202: OpenApiTypes.OBJECT, **problems(
+                   responses={202: ImportJobSchema, **problems(
                        400, 401, 403, 404, 409, 422, described={
                            413: "`payload-too-large`: a session file (raw or uploaded) over "
                                 "the import's cap, `max_file_bytes` "
@@ -147,10 +151,11 @@ class ImportListView(ClubScopedAPIView):
         body = job_json(request, job)
         return Response(body, status=202, headers={"Location": body["url"]})
 
-    @extend_schema(operation_id="clubs_imports_list",
-                   responses={200: {"type": "array", "items": {"type": "object"}}, **problems(401, 404)})
+    @extend_schema(operation_id="clubs_imports_list", description="The club's newest "
+                   f"{IMPORTS_LISTED} import jobs, newest first (older ones by their URL).",
+                   responses={200: ImportJobSchema(many=True), **problems(401, 404)})
     def get(self, request: Request, club: str) -> Response:
-        jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:100]
+        jobs = ImportJob.objects.filter(club=self.club).select_related("club")[:IMPORTS_LISTED]
         return Response([job_json(request, j) for j in jobs])
 
 
@@ -161,7 +166,7 @@ class ImportDetailView(ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **problems(401, 404)})
+    @extend_schema(responses={200: ImportJobSchema, **problems(401, 404)})
     def get(self, request: Request, club: str, job_id: int) -> Response:
         job = get_object_or_404(ImportJob.objects.select_related("club"), pk=job_id, club=self.club)
         return Response(job_json(request, job))
@@ -177,7 +182,7 @@ class ImportRetryView(ClubScopedAPIView):
     permission_classes = [CanRecord]
 
     @extend_schema(request=None, parameters=[IDEMPOTENCY_PARAM],
-                   responses={202: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
+                   responses={202: ImportJobSchema, **problems(401, 403, 404, 409, 422)})
     @idempotent(current=job_now)
     def post(self, request: Request, club: str, job_id: int) -> Response:
         with transaction.atomic():  # the role again under the club's lock, which the retry takes

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
-from games.api.schema import problems
+from games.api.schema import CloseAnswerSchema, ClosingSchema, ReopenAnswerSchema, problems
 from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.imports.export import session_file_text
 from games.models import GameSession
@@ -274,7 +274,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
     permission_classes = [CanRecord]
 
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
-                   responses={200: OpenApiTypes.OBJECT, **problems(401, 403, 404, 409, 422)})
+                   responses={200: CloseAnswerSchema, **problems(401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, the close and the settlement answered
     def post(self, request: Request, club: str, session_id: int) -> Response:
@@ -308,7 +308,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
     permission_classes = [IsClubOwner]
 
     @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
-                   responses={200: OpenApiTypes.OBJECT, **problems(400, 401, 403, 404, 409, 422)})
+                   responses={200: ReopenAnswerSchema, **problems(400, 401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, then the reopen
     def post(self, request: Request, club: str, session_id: int) -> Response:
@@ -329,7 +329,7 @@ class SessionClosingsView(SessionScopedMixin, ClubScopedAPIView):
 
     permission_classes = [CanRead]
 
-    @extend_schema(responses={200: {"type": "array", "items": {"type": "object"}}, **problems(401, 404)})
+    @extend_schema(responses={200: ClosingSchema(many=True), **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:
         from games.models import SessionClosing
 
