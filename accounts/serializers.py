@@ -10,6 +10,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from loo_ledger.fields import KnownFieldsOnly
+
 from .models import HANDLE_PATTERN, Club, Member
 
 
@@ -20,7 +22,7 @@ class TokenSerializer(serializers.Serializer):
     username = serializers.CharField(read_only=True)
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(KnownFieldsOnly, serializers.Serializer):
     """The body of ``POST /api/v1/auth/password/``."""
 
     old_password = serializers.CharField(write_only=True, trim_whitespace=False,
@@ -59,7 +61,7 @@ class LinksField(serializers.Field):
         return {key: link(self.context, name, **kwargs) for key, (name, _) in self.links.items()}
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """A club, with the caller's own role in it and links to what hangs off it."""
 
     role = serializers.SerializerMethodField(help_text="Your role in this club.")
@@ -125,7 +127,7 @@ class UsernameField(serializers.SlugRelatedField):
         return super().to_internal_value(data)
 
 
-class MemberSerializer(serializers.ModelSerializer):
+class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """A member: a seat name at the table, a role, and optionally a login."""
 
     user = UsernameField(

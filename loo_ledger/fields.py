@@ -1,4 +1,5 @@
-"""Whole numbers as the ledger reads them: a JSON integer, and nothing that looks like one.
+"""Request fields as the ledger reads them: whole numbers that are JSON integers, and bodies
+that name no field the endpoint does not have.
 
 Chips and money are counted, so a count sent as text (``"20"``), as a decimal (``20.0``, which
 a JSON library may write for any number) or as ``true`` is a client's slip that must be said,
@@ -9,7 +10,9 @@ values, so each says the same thing of the same value.
 """
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -58,3 +61,45 @@ class StrictIntegerField(serializers.IntegerField):
         raise serializers.ValidationError(
             whole_number_message(self.name or self.field_name, self.unit, in_form=in_form),
             code="invalid")
+
+
+#: what a form post carries beside its fields (the CSRF token of the browsable API's forms)
+FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+
+
+def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = ()
+                   ) -> dict[str, list[str]]:
+    """Each key of a request body that names none of the ``known`` fields, with a message
+    suggesting the nearest ``writable`` one. Left out silently, a misspelt field took its
+    default: ``"piad": false`` recorded chips paid on the spot, ``"chipvalue": 25`` a chip worth
+    1."""
+    if not isinstance(data, Mapping):
+        return {}
+    known, writable = set(known), sorted(writable)
+    out: dict[str, list[str]] = {}
+    for key in data:
+        if key in known or key in FORM_EXTRAS:
+            continue
+        near = difflib.get_close_matches(str(key), writable, n=1)
+        hint = f"did you mean '{near[0]}'?" if near else f"the fields are {', '.join(writable)}."
+        out[str(key)] = [f"Unknown field '{key}': {hint}"]
+    return out
+
+
+class KnownFieldsOnly:
+    """Mixin for a request serializer: a body with a key that is none of its fields is a 400
+    naming each such key (beside the other fields' errors), not a key quietly passed over. A
+    read-only field (a round-tripped ``id``) is known, and ignored as DRF ignores it."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        fields = self.fields  # type: ignore[attr-defined]
+        unknown = unknown_fields(data, fields, [n for n, f in fields.items() if not f.read_only])
+        try:
+            value = super().to_internal_value(data)  # type: ignore[misc]
+        except serializers.ValidationError as exc:
+            if unknown and isinstance(exc.detail, dict):
+                exc.detail.update(unknown)
+            raise
+        if unknown:
+            raise serializers.ValidationError(unknown)
+        return value

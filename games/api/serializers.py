@@ -10,7 +10,7 @@ from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import listed_next
 from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS
-from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, StrictIntegerField
+from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, KnownFieldsOnly, StrictIntegerField
 
 from .schema import RecordField, RulesField, VerdictField
 
@@ -70,7 +70,7 @@ class SessionSerializer(serializers.ModelSerializer):
         return listed_next(obj).as_dict() if obj.is_open else None
 
 
-class SessionCreateSerializer(serializers.Serializer):
+class SessionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     date = serializers.DateField()
     name = serializers.CharField(max_length=MAX_NAME_CHARS, required=False, allow_blank=True,
                                  default="")
@@ -135,13 +135,13 @@ class DealDetailSerializer(DealSerializer):
         read_only_fields = fields
 
 
-class DealCreateSerializer(serializers.Serializer):
+class DealCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     number = StrictIntegerField(min_value=1, max_value=MAX_CHIPS,
                                 help_text="The deal's number: must be the session's next.")
     record = RecordField()
 
 
-class CorrectionCreateSerializer(serializers.Serializer):
+class CorrectionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     record = RecordField(help_text="The corrected record of this deal.")
     reason = serializers.CharField(max_length=2000, help_text="Why the record is corrected (kept with the revision).")
 
@@ -164,7 +164,7 @@ class CorrectionSerializer(serializers.Serializer):
     changes = DealChangeSerializer(many=True, help_text="Every deal whose settlement changed.")
 
 
-class PurchaseSerializer(serializers.ModelSerializer):
+class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
     money = StrictIntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
                                unit=MONEY_UNIT,
@@ -180,7 +180,7 @@ class PurchaseSerializer(serializers.ModelSerializer):
         return _username(obj.created_by)
 
 
-class PaymentSerializer(serializers.ModelSerializer):
+class PaymentSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
     money = StrictIntegerField(min_value=-MAX_MONEY, max_value=MAX_MONEY, unit=MONEY_UNIT,
                                help_text="Smallest currency units paid toward chips bought on "
@@ -227,7 +227,7 @@ class LedgerSerializer(serializers.Serializer):
     problems = serializers.ListField(child=serializers.CharField())
 
 
-class ReplayRequestSerializer(serializers.Serializer):
+class ReplayRequestSerializer(KnownFieldsOnly, serializers.Serializer):
     rules = RulesField(required=False, help_text="Defaults to the record's own 'rules'.")
     pool = StrictIntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
                               unit=CHIPS_UNIT,

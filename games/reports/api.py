@@ -30,6 +30,7 @@ from games.reports.model import SessionReport
 from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf_withdrawn
 from games.reports.render import CSV_TABLES, report_csv
 from games.services.idempotency import idempotent
+from loo_ledger.fields import unknown_fields
 from loo_ledger.problems import Problem
 
 
@@ -253,6 +254,10 @@ def reason_of(request: Request) -> str:
         raise Problem(400, detail='The body is a JSON object: {"reason": "..."}.',
                       code="validation-error",
                       errors=[{"field": None, "message": "Expected an object."}])
+    if unknown := unknown_fields(data, ["reason"], ["reason"]):
+        raise Problem(400, detail=" ".join(m for ms in unknown.values() for m in ms),
+                      code="validation-error",
+                      errors=[{"field": k, "message": m} for k, ms in unknown.items() for m in ms])
     reason = data.get("reason")
     if reason is None:
         return ""

@@ -25,8 +25,9 @@ def owing(oak_session, scorer_client):
 
 
 def pay(client, session, player, money, **extra):
+    headers = extra.pop("headers", None)  # (popped first: not a field of the body)
     return client.post(session_url(session, "payments/"), {"player": player, "money": money, **extra},
-                       format="json", headers=extra.pop("headers", None))
+                       format="json", headers=headers)
 
 
 def owed(client, session) -> dict[str, int]:

@@ -1,0 +1,93 @@
+"""A request body naming a field the endpoint does not have is refused, naming it.
+
+Passed over, a misspelt field took its default without a word: ``"chipvalue": 25`` opened a
+session whose chips were worth 1p, ``"piad": false`` recorded chips bought on credit as paid on
+the spot (the debt lost), ``"pol": 6`` replayed a deal into an empty pool.
+"""
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import Member
+from games.models import ChipPurchase, GameSession
+
+from .conftest import DEAL1, TABLE, problem, session_url
+
+pytestmark = pytest.mark.django_db
+
+SESSION = {"date": "2026-11-28", "seats": TABLE, "first_dealer": "cat",
+           "rules": {"preset": "three-card"}}
+
+
+def unknown(response, field: str, hint: str) -> dict:
+    """The 400 naming ``field`` with ``hint`` in its message."""
+    body = problem(response, 400)
+    assert body["code"] == "validation-error"
+    named = [e for e in body["errors"] if e["field"] == field]
+    assert named and hint in named[0]["message"], body
+    return body
+
+
+def test_a_misspelt_session_field_opens_no_session(scorer_client):
+    response = scorer_client.post("/api/v1/clubs/oak/sessions/", {**SESSION, "chipvalue": 25},
+                                  format="json")
+    unknown(response, "chipvalue", "did you mean 'chip_value'?")
+    assert not GameSession.objects.exists()
+
+
+def test_a_misspelt_purchase_field_stores_no_purchase(oak_session, scorer_client):
+    before = ChipPurchase.objects.count()
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "ann", "chips": 10, "piad": False}, format="json")
+    unknown(response, "piad", "did you mean 'paid'?")
+    assert ChipPurchase.objects.count() == before
+
+
+def test_unknown_fields_are_named_beside_the_other_errors(oak_session, scorer_client):
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "ann", "chips": "ten", "colour": "red"}, format="json")
+    body = unknown(response, "colour", "the fields are chips, memo, money, paid, player.")
+    assert {e["field"] for e in body["errors"]} == {"chips", "colour"}
+
+
+@pytest.mark.parametrize("tail, body, field, hint", [
+    ("deals/", {"number": 1, "record": DEAL1, "numbr": 1}, "numbr", "'number'"),
+    ("deals/1/corrections", {"record": DEAL1, "reason": "x", "reasn": "y"}, "reasn", "'reason'"),
+    ("payments/", {"player": "ann", "money": 10, "mony": 10}, "mony", "'money'"),
+    ("close", {"reasn": "end of the evening"}, "reasn", "'reason'"),
+])
+def test_every_write_of_a_session_names_an_unknown_field(oak_session, scorer_client, tail, body,
+                                                         field, hint):
+    unknown(scorer_client.post(session_url(oak_session, tail), body, format="json"), field, hint)
+    oak_session.refresh_from_db()
+    assert oak_session.is_open and not oak_session.deals.exists()
+
+
+def test_the_dry_run_names_an_unknown_field(scorer_client):
+    record = {**DEAL1, "seats": TABLE}
+    unknown(scorer_client.post("/api/v1/replay", {"record": record, "rules": {"preset": "three-card"},
+                                                  "pol": 6}, format="json"), "pol", "'pool'")
+
+
+def test_a_misspelt_member_field_adds_no_member(club, owner_client):
+    response = owner_client.post("/api/v1/clubs/oak/members/", {"name": "fay", "rol": "scorer"},
+                                 format="json")
+    unknown(response, "rol", "did you mean 'role'?")
+    assert not Member.objects.filter(club=club, name="fay").exists()
+
+
+def test_read_only_fields_sent_back_are_ignored_as_before(oak_session, scorer_client, owner_client):
+    # a client may send back what it read: the answer's own fields are known, not refused
+    bought = scorer_client.post(session_url(oak_session, "purchases/"),
+                                {"player": "ann", "chips": 5, "id": 999, "created_by": "x"},
+                                format="json")
+    assert bought.status_code == 201 and bought.json()["id"] != 999
+    member = owner_client.get("/api/v1/clubs/oak/members/ann/").json()
+    assert owner_client.put("/api/v1/clubs/oak/members/ann/", member, format="json").status_code == 200
+
+
+def test_a_form_post_may_carry_its_csrf_token(oak_session, scorer_client):
+    # the browsable API's forms send Django's CSRF token beside the fields
+    response = scorer_client.post(session_url(oak_session, "purchases/"),
+                                  {"player": "ann", "chips": "5", "csrfmiddlewaretoken": "t"})
+    assert response.status_code == 201, response.content
