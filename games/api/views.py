@@ -144,9 +144,8 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         session, data = self.session_and_input(s.DealCreateSerializer, request)
         deal = deal_record(session=session, user=request.user, **data)
-        location = reverse("deal-detail", args=[self.club.slug, session.pk, deal.number])
         return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
-                        status=status.HTTP_201_CREATED, headers={"Location": location})
+                        status=status.HTTP_201_CREATED, headers=deal_location(session, deal.number))
 
 
 @extend_schema(tags=["deals"], responses={200: s.DealDetailSerializer, **problems(401, 404)})
@@ -163,6 +162,12 @@ class DealDetailView(SessionScopedMixin, ClubScopedAPIView):
             raise Problem(404, detail=f"Deal {self.kwargs['number']} is not recorded in this session.",
                           code="not-found")
         return Response(s.DealDetailSerializer(deal).data)
+
+
+def deal_location(session: GameSession, number: int) -> dict[str, str]:
+    """``Location`` of a deal written (recorded, or corrected: its new revision is listed
+    there)."""
+    return {"Location": reverse("deal-detail", args=[session.club.slug, session.pk, number])}
 
 
 def correction_data(correction: Correction, reason: str) -> dict[str, Any]:
@@ -189,7 +194,8 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
         session, data = self.session_and_input(s.CorrectionCreateSerializer, request)
         correction = deal_correct(session=session, number=self.kwargs["number"], user=request.user, **data)
         return Response(correction_data(correction, data["reason"]),
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED,
+                        headers=deal_location(session, correction.deal.number))
 
 
 @extend_schema(tags=["ledger"], responses={200: s.LedgerSerializer, **problems(401, 404)})

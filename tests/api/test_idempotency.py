@@ -156,6 +156,9 @@ def test_retried_correction(played, scorer_client):
     assert first.status_code == again.status_code == 201
     assert again.json() == first.json()
     assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 2
+    # 201 says where: the deal, whose revisions list the new one (there was no Location)
+    assert first["Location"] == again["Location"] == f"{deals_url(played)}1/"
+    assert scorer_client.get(first["Location"]).json()["revisions"][-1]["reason"] == "typo"
 
 
 def test_overlong_key_is_400(oak_session, post_deal):
