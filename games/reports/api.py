@@ -8,13 +8,14 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 from django.db import transaction
 from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -245,6 +246,12 @@ class ClubResultsView(DownloadView):
         })
 
 
+def timestamp(moment: datetime) -> str:
+    """A moment as every other answer writes it (DRF's ``...Z``), not ``isoformat``'s
+    ``+00:00``: the close's ``closed_at`` then equals the session's."""
+    return serializers.DateTimeField().to_representation(moment)
+
+
 def reason_of(request: Request) -> str:
     """The body's ``reason`` for a close or reopen: text, or "" when absent or null. Anything
     else is a 400 naming it: it used to be stored as its Python repr (``null`` as "None", a list
@@ -292,7 +299,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
         return Response({
             "session": session.pk,
             "status": session.status,
-            "closed_at": session.closed_at.isoformat(),  # a string: replayed answers match
+            "closed_at": timestamp(session.closed_at),  # a string: replayed answers match
             "end_pool": {"mode": done.end_pool_mode, "pool": done.end_pool, "eldest": done.eldest,
                          "shares": done.shares},
             "returned": done.returned,
@@ -323,7 +330,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
         reason = reason_of(request)
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
-                         "reopened_by": request.user.get_username(), "reopened_at": log.at.isoformat(),
+                         "reopened_by": request.user.get_username(), "reopened_at": timestamp(log.at),
                          "reason": log.reason, "reversing_postings": log.postings})
 
 

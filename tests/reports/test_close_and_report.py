@@ -691,3 +691,15 @@ def test_a_null_closing_reason_is_no_reason(hand_session, scorer_client, owner_c
     # the session file's close line said {"reason": "None"}
     last = scorer_client.get(url(hand_session, "file")).content.decode().splitlines()[-1]
     assert "None" not in last and json.loads(last)["close"].get("reason", "") == ""
+
+
+def test_the_close_and_reopen_write_their_moments_as_every_answer_does(closed_session,
+                                                                       scorer_client, owner_client):
+    # they said "...+00:00" where the session, the closings log and every other answer say "Z"
+    closed_at = closed_session.close_answer["closed_at"]
+    assert closed_at == scorer_client.get(url(closed_session, "")).json()["closed_at"]
+    assert closed_at.endswith("Z")
+    reopened = owner_client.post(url(closed_session, "reopen"), {"reason": "recount"},
+                                 format="json").json()
+    log = scorer_client.get(url(closed_session, "closings")).json()
+    assert reopened["reopened_at"] == log[-1]["at"] and reopened["reopened_at"].endswith("Z")
