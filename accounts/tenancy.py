@@ -142,7 +142,14 @@ class ClubScopedMixin:
             self.permission_denied(request)  # type: ignore[attr-defined]
         self.member = resolve_membership(request.user, self.kwargs[CLUB_URL_KWARG])  # type: ignore[attr-defined]
         self.club = self.member.club
+        if not self.takes(request.method):  # a 405 says so whatever the role: not a 403 "read-only"
+            self.http_method_not_allowed(request)  # type: ignore[attr-defined]
         super().check_permissions(request)  # type: ignore[misc]
+
+    def takes(self, method: str | None) -> bool:
+        """Whether this view has a handler for ``method`` (as DRF's dispatch looks one up)."""
+        name = (method or "").lower()
+        return name in self.http_method_names and hasattr(self, name)  # type: ignore[attr-defined]
 
     def recheck_permissions(self, request: Request) -> None:
         """Check the caller's permission again, with their membership as it is now: call it once

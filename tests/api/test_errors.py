@@ -303,3 +303,21 @@ def test_an_unknown_format_on_a_docs_page_is_a_json_problem(url):
     response = APIClient().get(url, {"format": "nope"})
     data = problem(response, 406)
     assert data["code"] == "not-acceptable" and "'nope'" in data["detail"]
+
+
+@pytest.mark.parametrize("role, method, path", [
+    ("owner", "delete", "sessions/{id}/"),        # read-only resources said 403 "read-only"
+    ("scorer", "put", "sessions/{id}/ledger"),
+    ("viewer", "delete", "sessions/{id}/purchases/"),  # and a viewer's, "your role may not"
+    ("scorer", "patch", "sessions/{id}/deals/"),
+])
+def test_a_method_the_endpoint_does_not_take_is_405_whatever_the_role(role, method, path,
+                                                                      oak_session, api_client_for):
+    client = api_client_for(role)
+    url = f"/api/v1/clubs/oak/{path.format(id=oak_session.pk)}"
+    response = getattr(client, method)(url, {}, format="json")
+    assert problem(response, 405)["code"] == "method-not-allowed"
+    assert method.upper() not in response["Allow"]
+    # who may not see the club still learns nothing: 404 first, and 401 without a login
+    problem(getattr(api_client_for("outsider"), method)(url, {}, format="json"), 404)
+    problem(getattr(api_client_for("anon"), method)(url, {}, format="json"), 401)

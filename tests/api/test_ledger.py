@@ -62,7 +62,10 @@ def test_ledger_refused(api_client_for, played, role, status):
 
 
 def test_ledger_is_read_only(played, scorer_client):
-    problem(scorer_client.post(session_url(played, "ledger"), {}, format="json"), 403)
+    # the endpoint takes no POST at all: a 405 naming what it takes (it said 403 "read-only")
+    response = scorer_client.post(session_url(played, "ledger"), {}, format="json")
+    assert problem(response, 405)["code"] == "method-not-allowed"
+    assert "POST" not in response["Allow"] and "GET" in response["Allow"]
 
 
 def test_ledger_post_refuses_unbalanced_and_unknown_accounts(oak_session):
