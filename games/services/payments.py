@@ -77,6 +77,20 @@ def closed_payment_problem(player: str, money: int, *, owed: int, bought_back: i
     return None
 
 
+#: why a refund once the session is closed is refused to anyone but an owner
+OWNER_REFUNDS = ("After closing, only an owner may refund a payment: it reopens a debt the "
+                 "closing had settled.")
+
+
+def may_refund_after_close(club_id: int, user: Any) -> bool:
+    """Whether ``user`` may refund a payment in a closed session of club ``club_id``: an owner
+    of that club. The payments service asks it, and the import of a file with a refund after a
+    close line, before anything is stored."""
+    pk = getattr(user, "pk", None)  # none (the shell): no owner, not an owner without a login
+    return pk is not None and Member.objects.filter(club_id=club_id, user_id=pk,
+                                                    role=Role.OWNER).exists()
+
+
 def refund_problem(player: str, money: int, paid: int) -> dict[str, Any] | None:
     """Why a refund of ``-money`` is more than ``player`` has ``paid`` later (None if not)."""
     if -money > paid:
@@ -106,10 +120,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                               owed=owed, is_open=locked.is_open, memo=memo)
     if problem:
         raise invalid([problem])
-    if not locked.is_open and money < 0 and not Member.objects.filter(
-            club_id=locked.club_id, user_id=getattr(user, "pk", None), role=Role.OWNER).exists():
-        raise Problem(403, detail="After closing, only an owner may refund a payment: it "
-                      "reopens a debt the closing had settled.", code="permission-denied")
+    if not locked.is_open and money < 0 and not may_refund_after_close(locked.club_id, user):
+        raise Problem(403, detail=OWNER_REFUNDS, code="permission-denied")
     if not locked.is_open:
         closing = standing_closing(locked)
         returned = closing.returned if closing is not None else {}
