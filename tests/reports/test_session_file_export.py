@@ -26,6 +26,7 @@ from games.rules import replay_session
 from games.services import limits
 from games.services.closing import session_close, session_reopen
 from games.services.deals import deal_correct, deal_record
+from games.services.limits import session_line
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
@@ -640,3 +641,97 @@ def test_a_session_reopened_after_a_payment_while_closed_imports_back(
     same_session(session, copy, viewer_client)
     assert closing_log(copy) == closing_log(session) == [
         ("close", "first"), ("reopen", "one more deal"), ("close", "second")]
+
+
+def test_a_session_reopened_and_open_imports_back_open_with_its_closing_and_reopening(
+        hand_session, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # closed, cat pays 10.00 of his 30.00 on credit while it is closed, reopened and still
+    # open: the file has the close, the payment and the reopen after the last deal, no close
+    # after them
+    session_close(session=hand_session, reason="end of the evening")
+    payment_record(session=hand_session, player="cat", money=1000, memo="cash")
+    assert owner_client.post(url(hand_session, "reopen"), {"reason": "deal 40 miscounted"},
+                             format="json").status_code == 200
+    payment_record(session=hand_session, player="cat", money=500, memo="more")
+    lines = lines_of(viewer_client.get(url(hand_session, "file")))
+    assert lines[-4:] == [
+        {"close": {"reason": "end of the evening"}},
+        {"payment": {"player": "cat", "money": 1000, "memo": "cash"}},
+        {"reopen": {"reason": "deal 40 miscounted"}},
+        {"payment": {"player": "cat", "money": 500, "memo": "more"}}]
+    copy = reimported(hand_session, viewer_client, owner_client,
+                      django_capture_on_commit_callbacks)
+    assert copy.status == GameSession.Status.OPEN
+    same_session(hand_session, copy, viewer_client)
+    assert closing_log(copy) == closing_log(hand_session)
+    assert viewer_client.get(url(copy, "file")).content == \
+        viewer_client.get(url(hand_session, "file")).content  # the same name, the same file
+
+
+@pytest.mark.parametrize("how, message", [
+    ("no close before", ("a reopen line with no close line before it to reverse: only a closed "
+                         "session is reopened, so a reopen line follows its close line (and "
+                         "the payments made while the session was closed)")),
+    ("reopened twice", "a reopen line with no close line before it to reverse"),
+    ("no reason", "A reason is required: say why the session is reopened."),
+    ("blank reason", "A reason is required: say why the session is reopened."),
+    ("long reason", "The reopening's reason is 1,001 characters long; it may be at most 1,000."),
+    ("not text", "The reopening's reason must be text."),
+    ("not an object", 'a reopen line is {"reopen": {"reason": text}}'),
+])
+def test_a_bad_reopen_line_is_refused_naming_its_line(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks,
+        how, message):
+    session = credit_session(club, member_for)
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    close, reopen = {"close": {"reason": "done"}}, {"reopen": {"reason": "again"}}
+    after = {
+        "no close before": [reopen],
+        "reopened twice": [close, reopen, reopen],
+        "no reason": [close, {"reopen": {}}],
+        "blank reason": [close, {"reopen": {"reason": "  "}}],
+        "long reason": [close, {"reopen": {"reason": "x" * 1_001}}],
+        "not text": [close, {"reopen": {"reason": 7}}],
+        "not an object": [close, {"reopen": "again"}],
+    }[how]
+    errors = import_errors(owner_client, django_capture_on_commit_callbacks, [*lines, *after])
+    assert [e["line"] for e in errors] == [len(lines) + len(after)], errors
+    assert errors[0]["message"].startswith(message), errors
+    assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
+
+
+def test_a_file_reopened_more_often_than_a_session_may_be_is_refused_unread(
+        club, member_for, viewer_client):
+    session = credit_session(club, member_for)
+    lines = [session_line(line) + "\n" for line in
+             lines_of(viewer_client.get(url(session, "file")))]
+    cycle = [session_line({"close": {"reason": "done"}}) + "\n",
+             session_line({"reopen": {"reason": "again"}}) + "\n"]
+    assert len(parse_session_file("".join(lines + cycle * 20)).lines) == len(lines) - 1 + 40
+    with pytest.raises(ImportRefused) as refused:
+        parse_session_file("".join(lines + cycle * 21))
+    assert refused.value.errors == [{"line": len(lines) + 42, "message": (
+        "reopening 21: a session is reopened at most 20 times")}]
+
+
+def test_a_reopening_says_why_in_at_most_1000_characters(closed_session_of_credit):
+    session, owner_client = closed_session_of_credit
+    for reason, message in [
+            ("", "A reason is required: say why the session is reopened."),
+            (" " * 3, "A reason is required: say why the session is reopened."),
+            ("x" * 1_001, ("The reopening's reason is 1,001 characters long; it may be at "
+                           "most 1,000."))]:
+        refused = problem(owner_client.post(url(session, "reopen"), {"reason": reason},
+                                            format="json"), 400)
+        assert refused["errors"] == [{"field": "reason", "message": message}]
+    # at the bound once stripped, as stored and as the file carries it
+    done = owner_client.post(url(session, "reopen"), {"reason": f" {'x' * 1_000} "},
+                             format="json")
+    assert done.status_code == 200 and done.json()["reason"] == "x" * 1_000
+
+
+@pytest.fixture
+def closed_session_of_credit(club, member_for, owner_client):
+    session = credit_session(club, member_for)
+    session_close(session=session)
+    return session, owner_client
