@@ -116,6 +116,19 @@ class SessionFile:
     def deals(self) -> int:
         return len(self.deal_lines)
 
+    @property
+    def reopened_closes(self) -> set[int]:
+        """The line numbers of the close lines a reopen line reverses (the next close or
+        reopen line after each is a reopen line): closings the import makes and undoes."""
+        reopened, last_close = set(), None
+        for x in self.lines:
+            if x.kind == "close":
+                last_close = x.number
+            elif x.kind == "reopen" and last_close is not None:
+                reopened.add(last_close)
+                last_close = None
+        return reopened
+
 
 class ImportRefused(Exception):
     """The file cannot be imported; `errors` names every bad line (the first `MAX_ERRORS` of
@@ -368,6 +381,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     last_deal: tuple[int, bool] | None = None  # the last deal's number, and if it was the final
     closed: Closed | None = None  # from a close line to the reopen line after it
     may_refund = may_refund_after_close(club.pk, user)
+    reopened = sf.reopened_closes
     unchecked = Unchecked()
     for line in sf.lines:
         if len(errors) > MAX_ERRORS:
@@ -380,7 +394,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
                                                 f"line {closed.line}): a reopen line comes "
                                                 "between two close lines"))
                 continue
-            closed = _check_close(line, carry, last_deal, table, held, errors)
+            closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
+                                  errors)
             continue
         if line.kind == "reopen":
             _check_reopen(line, closed, errors)
@@ -481,29 +496,34 @@ def _states_its_start(record: dict[str, Any]) -> bool:
 
 @dataclass
 class Closed:
-    """The file's close line: where it is, and the money the closing's buy-back comes to for
-    each seat (None when unknown: a bad deal line came before it)."""
+    """A close line of the file: where it is, whether a reopen line reverses it later, and the
+    money the closing's buy-back comes to for each seat (None when unknown: a bad deal line
+    came before it)."""
 
     line: int
+    reopened_later: bool
     bought_back: dict[str, int] | None
 
 
-def _check_close(line: Line, carry: NextDeal | None, last_deal: tuple[int, bool] | None,
-                 table: GameSession, held: dict[str, int], errors: list[dict[str, Any]]) -> Closed:
-    """A close line, as the closing takes it (``session_close``): its reason within bounds, the
-    final deal played when the rules and the pool ask for one; and what the closing would buy
-    back, worked out as it works it out, for the payments after it."""
+def _check_close(line: Line, reopened_later: bool, carry: NextDeal | None,
+                 last_deal: tuple[int, bool] | None, table: GameSession, held: dict[str, int],
+                 errors: list[dict[str, Any]]) -> Closed:
+    """A close line, as the closing takes it (``session_close``, ``reopened_later`` when a
+    reopen line reverses it): its reason within bounds, the final deal played when the rules
+    and the pool ask for one (unless reopened later); and what the closing would buy back,
+    worked out as it works it out, for the payments after it."""
     reason = line.data.get("reason", "")
     if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
         errors.append(_err(line.number, f"the closing's {problem}", field="reason"))
     if carry is None:  # after a bad deal line the pool and the next dealer are unknown
-        return Closed(line.number, None)
+        return Closed(line.number, reopened_later, None)
     missing = final_deal_missing(table.end_pool_mode, carry.pool, last_deal)
-    if missing is not None:
+    if missing is not None and not reopened_later:
         errors.append(_err(line.number, str(missing.detail)))
     seats = list(table.seats)
     _shares, returned = closing_figures(seats, held, carry.pool, eldest_after(seats, carry.dealer))
-    return Closed(line.number, {s: n * table.chip_value for s, n in returned.items()})
+    return Closed(line.number, reopened_later,
+                  {s: n * table.chip_value for s, n in returned.items()})
 
 
 def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
@@ -526,9 +546,12 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
     if problem is None and closed is not None and money < 0 and not may_refund:
         problem = {"field": "money", "player": player,
                    "message": f"{OWNER_REFUNDS} The importer is not an owner of this club."}
-    if problem is None and closed is not None and closed.bought_back is not None:
+    if problem is None and closed is not None and (
+            closed.bought_back is not None or closed.reopened_later):
         problem = closed_payment_problem(player, money, owed=debt,
-                                         bought_back=closed.bought_back.get(player, 0))
+                                         bought_back=(closed.bought_back or {}).get(player, 0),
+                                         allow_credit=allow_credit,
+                                         reopened_later=closed.reopened_later)
     problem = problem or refund_problem(player, money, paid.get(player, 0))
     if problem:
         message = problem["message"]
@@ -618,6 +641,8 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     except Problem as exc:  # what only the session can check: the header's line
         raise _refused_at(1, exc) from exc
     number, total = 0, sf.deals
+    reopened = sf.reopened_closes
+    closed_at: int | None = None  # the close line the session stands closed by
     for line in sf.lines:
         try:
             if line.kind == "purchase":
@@ -629,12 +654,15 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
             if line.kind == "payment":
                 p = line.data
                 payment_record(session=session, player=p["player"], money=p["money"],
-                               memo=_memo(line), user=user)
+                               memo=_memo(line), user=user, reopened_later=closed_at in reopened)
                 continue
             if line.kind == "close":  # the figures are the closing's own, not the file's
-                session_close(session=session, user=user, reason=line.data.get("reason", ""))
+                closed_at = line.number
+                session_close(session=session, user=user, reason=line.data.get("reason", ""),
+                              reopened_later=closed_at in reopened)
                 continue
             if line.kind == "reopen":
+                closed_at = None
                 session_reopen(session=session, user=user, reason=line.data.get("reason", ""))
                 continue
             number += 1

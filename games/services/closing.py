@@ -134,9 +134,16 @@ def closing_figures(seats: Sequence[str], held: Mapping[str, int], pool: int, el
 
 
 @transaction.atomic
-def session_close(*, session: GameSession, user: Any = None, reason: str = "") -> ClosingResult:
+def session_close(*, session: GameSession, user: Any = None, reason: str = "",
+                  reopened_later: bool = False) -> ClosingResult:
     """Apply the end-pool rule, buy back every chip and freeze the session (see module doc).
-    The reason is refused (400) past ``limits.MAX_REASON_CHARS``: a session file carries it."""
+    The reason is refused (400) past ``limits.MAX_REASON_CHARS``: a session file carries it.
+
+    ``reopened_later`` is the import's, for a close line its file reopens later: that closing
+    is worked out again from the deals as they stand now, which a correction made after the
+    reopening may have changed (a final deal made an ordinary one, to play on), so a final deal
+    missing then is no refusal: the pool is split, with a warning, and the reopening reverses
+    it at once."""
     if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
         raise invalid([{"field": "reason", "message": f"The closing's {problem}."}])
     locked = session_lock(session)
@@ -154,9 +161,13 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
 
     last = (deals[-1][0], is_final_deal(deals[-1][1], deals[-1][2])) if deals else None
     missing = final_deal_missing(mode, pool, last)
-    if missing is not None:
+    if missing is not None and not reopened_later:
         raise missing
-    if mode == "final-deal" and pool:
+    if missing is not None:
+        warnings.append(f"No final deal was played: the {pool} units in the pool were split "
+                        f"from {eldest} (a closing a session file reopens later, its deals "
+                        "corrected since).")
+    elif mode == "final-deal" and pool:
         warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")
 
     postings = []

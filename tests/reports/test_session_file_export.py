@@ -735,3 +735,76 @@ def closed_session_of_credit(club, member_for, owner_client):
     session = credit_session(club, member_for)
     session_close(session=session)
     return session, owner_client
+
+
+def test_a_payment_under_a_closing_corrected_since_imports_back(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # closed, ann's buy-back is -2 chips: she pays the 0.20 she owes. The session is reopened
+    # and deal 1 corrected (ann took every trick), then closed again. The copy's first closing
+    # is worked out from deal 1 as corrected (ann bought back at +4), which leaves her owing
+    # nothing: her payment is held to what any closing leaves (with credit: anything), not to
+    # that closing's figures, or the file of a stored session would be refused
+    session = credit_session(club, member_for)
+    session_close(session=session, reason="first")
+    payment_record(session=session, player="ann", money=20, memo="lost on credit")
+    session_reopen(session=session, user=None, reason="deal 1 misread")
+    deal_correct(session=session, number=1, reason="ann took them",
+                 record={"format": "loo-deal/1", "result": {"tricks": {"ann": 3}}})
+    session_close(session=session, reason="second")
+    copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    assert closing_log(copy) == closing_log(session)
+    first = [SessionClosing.objects.filter(session=s).order_by("at", "id").first().returned["ann"]
+             for s in (session, copy)]
+    assert first == [-2, 4]  # the reversed closing as it was, and as worked out again
+
+
+def test_a_final_deal_session_reopened_to_play_on_imports_back(
+        club, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # end_pool: final-deal. Closed after the final deal (3), reopened, deal 3 corrected into an
+    # ordinary deal to play on (it leaves 1 unit), a final deal 4, closed again. The copy's
+    # first closing, worked out from deal 3 as corrected, has no final deal before it: a
+    # closing the file reopens later is not refused for it (the file once carried the last
+    # close only, and this session imported back)
+    from tests.reports.test_final_deal import DEFENDED, FINAL
+
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=kit.SEATS,
+                             first_dealer="ann",
+                             rules={"game": "three-card", "end_pool": "final-deal"},
+                             chip_value=10, buy_ins=dict.fromkeys(kit.SEATS, 20))
+    first = kit.deal_record(1)
+    first.pop("pool")
+    for number, record in enumerate([first, DEFENDED, FINAL], start=1):
+        deal_record(session=session, number=number, record=record)
+    session_close(session=session, reason="the final deal was played")
+    session_reopen(session=session, user=None, reason="one more round")
+    deal_correct(session=session, number=3, reason="not the final deal after all",
+                 record={"format": "loo-deal/1", "dealer": "cat", "turnup": "9C",
+                         "result": {"tricks": {"dan": 2, "bob": 1}}})
+    deal_record(session=session, number=4, record={
+        "format": "loo-deal/1", "dealer": "dan", "turnup": "9C", "final": True,
+        "result": {"tricks": {"dan": 1, "ann": 1, "bob": 1}}})
+    session_close(session=session, reason="now it was")
+    copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    reversed_closing = SessionClosing.objects.filter(session=copy).order_by("at", "id").first()
+    assert (reversed_closing.end_pool, reversed_closing.warnings[-1]) == (1, (
+        "No final deal was played: the 1 units in the pool were split from ann (a closing a "
+        "session file reopens later, its deals corrected since)."))
+
+
+def test_without_credit_a_payment_under_a_reopened_closing_is_at_most_the_debt(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # a hand-made file: cat owes 0.50 for chips bought on credit and pays 0.60 under a closing
+    # the file reopens later. Without credit no closing leaves more owing than the chips cost
+    session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card"}, chip_value=10,
+                             buy_ins=dict.fromkeys(kit.SEATS, 20))
+    purchase_record(session=session, player="cat", chips=5, paid=False)
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    errors = import_errors(owner_client, django_capture_on_commit_callbacks, [
+        *lines, {"close": {"reason": "done"}}, {"payment": {"player": "cat", "money": 60}},
+        {"reopen": {"reason": "again"}}])
+    assert errors == [{"line": len(lines) + 2, "player": "cat", "field": "money", "message": (
+        "cat owes 50 for chips and cannot pay 60: without credit no closing leaves more owing "
+        "than the chips cost.")}]
