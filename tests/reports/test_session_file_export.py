@@ -808,3 +808,19 @@ def test_without_credit_a_payment_under_a_reopened_closing_is_at_most_the_debt(
     assert errors == [{"line": len(lines) + 2, "player": "cat", "field": "money", "message": (
         "cat owes 50 for chips and cannot pay 60: without credit no closing leaves more owing "
         "than the chips cost.")}]
+
+
+def test_no_login_is_no_owner_for_a_refund_after_the_close(club, member_for):
+    # an owner member without a login (a club's records may hold one) made every caller
+    # without a login (user=None: the shell's import without --user) an owner for a refund
+    from accounts.services import member_ensure
+    from games.services.payments import may_refund_after_close
+
+    member_ensure(club=club, name="eve-owner", role="owner")
+    session = credit_session(club, member_for)
+    session_close(session=session)
+    with pytest.raises(Problem) as refused:
+        payment_record(session=session, player="cat", money=-20, user=None)
+    assert (refused.value.status_code, refused.value.code) == (403, "permission-denied")
+    assert may_refund_after_close(club.pk, member_for("owner").user)
+    assert not may_refund_after_close(club.pk, member_for("scorer").user)
