@@ -157,8 +157,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "A session holds at most 1,000 deals (`max_deals`) and 2,000 chip "
                     "purchases, buy-ins included (`max_purchases`): close it and open another "
                     "for the play that follows. It holds at most 2,000 payments of chips "
-                    "bought on credit (`max_payments`): no more can be recorded for it. The "
-                    "body names the cap that was reached."),
+                    "bought on credit (`max_payments`): no more can be recorded for it. It is "
+                    "reopened at most 20 times (`max_reopenings`): after that it stays closed. "
+                    "The body names the cap that was reached."),
         ProblemType("final-deal-played", 409, "Final deal played",
                     "The last deal recorded (`final_deal`) was the final deal of `end_pool: "
                     "final-deal`, which plays the pool off: no deal comes after it. Close the "

@@ -1,23 +1,24 @@
 """A stored session written back as a session file (deal-record.md, "Many deals at once").
 
-The file is the session as it stands: each deal's current record and every chip purchase, in
-the order they were posted, then every payment toward chips bought on credit, in the order
-recorded, and, when the session is closed, a close line where its last closing came (the
-payments recorded after it follow it), so importing it (``POST imports/``) rebuilds the same
-chips, pool, deals, closing and money paid and owed, and ``python -m games.rules replay``
-replays it. What a session file cannot hold stays out: revisions and their reasons, earlier
-closings and reopenings. One line a deal, a purchase or a payment, each no larger than a
-session holds (``games.services.limits``), and one close line, so the file is one the import
-reads: no more lines, no more bytes.
+The file is the session as it stands, with its closings in the order they came: each deal's
+current record and every chip purchase, in the order they were posted, a close line where the
+session was closed and a reopen line where it was reopened, and every payment toward chips
+bought on credit, in the order recorded, among them where it was recorded (before a close
+line, between it and its reopen line, after it). So importing it (``POST imports/``) rebuilds
+the same chips, pool, deals, closings and money paid and owed, and ``python -m games.rules
+replay`` replays it. What a session file cannot hold stays out: revisions and their reasons.
+One line a deal, a purchase, a payment, a close and a reopen, each no larger than a session
+holds (``games.services.limits``), so the file is one the import reads: no more lines, no more
+bytes.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from games.models import ChipPayment, ChipPurchase, Deal, GameSession
-from games.selectors import standing_closing
-from games.services.closing import close_line
+from games.models import ChipPayment, ChipPurchase, Deal, GameSession, SessionClosing
+from games.services.closing import close_line, reopen_line
 from games.services.deals import stored_record
 from games.services.limits import session_line
 from games.services.payments import payment_line
@@ -25,31 +26,42 @@ from games.services.sessions import purchase_line, session_header
 
 
 def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
-    """Header, then deal records and purchase lines in posting order, then payment lines; a
-    closed session's close line after every deal and purchase, among the payments where its
-    last closing came.
+    """Header, then deal records and purchase lines in posting order, each closing's close line
+    after the deals and purchases made before it and its reopening's reopen line, and the
+    payment lines, each before the first close or reopen made after it.
 
-    Payments move no chip, so they have no place among the postings; after every purchase each
-    one is taken as the payments endpoint took it (a player pays at most what they owe for
-    chips, and is refunded at most what they paid; after the close, at most what the closing
-    left owing), in the order they were recorded."""
+    A closed session takes no deal or purchase, so between a close and its reopening only
+    payments come. Payments move no chip, so they have no place among the postings; after the
+    purchases before the next close or reopen each one is taken as the payments endpoint took
+    it (in an open session a player pays at most what they owe for chips, and is refunded at
+    most what they paid; in a closed one, at most what the closing left owing), in the order
+    they were recorded."""
     yield session_header(session)
-    deals = [(d.posting, 1, stored_record(d.current.record))
+    deals = [(d.posting, 1, d.created_at, stored_record(d.current.record))
              for d in Deal.objects.filter(session=session, current__isnull=False)
              .select_related("current")]
-    purchases = [(p.posting, 0, purchase_line(player=p.player, chips=p.chips, money=p.money,
-                                              paid=p.paid, memo=p.memo))
+    purchases = [(p.posting, 0, p.created_at,
+                  purchase_line(player=p.player, chips=p.chips, money=p.money, paid=p.paid,
+                                memo=p.memo))
                  for p in ChipPurchase.objects.filter(session=session)]
-    for _posting, _kind, line in sorted(deals + purchases, key=lambda x: (x[0], x[1])):
+    postings = deque(sorted(deals + purchases, key=lambda x: (x[0], x[1])))
+    payments = deque(ChipPayment.objects.filter(session=session).order_by("pk"))
+    for event in SessionClosing.objects.filter(session=session).order_by("at", "id"):
+        if event.action == SessionClosing.Action.CLOSE:
+            while postings and postings[0][2] <= event.at:
+                yield postings.popleft()[3]
+        while payments and payments[0].created_at <= event.at:
+            yield _payment(payments.popleft())
+        line = close_line if event.action == SessionClosing.Action.CLOSE else reopen_line
+        yield line(reason=event.reason)
+    for _posting, _kind, _at, line in postings:
         yield line
-    closing = standing_closing(session)
-    for p in ChipPayment.objects.filter(session=session).order_by("pk"):
-        if closing is not None and p.created_at > closing.at:
-            yield close_line(reason=closing.reason)
-            closing = None
-        yield payment_line(player=p.player, money=p.money, memo=p.memo)
-    if closing is not None:
-        yield close_line(reason=closing.reason)
+    for payment in payments:
+        yield _payment(payment)
+
+
+def _payment(p: ChipPayment) -> dict[str, Any]:
+    return payment_line(player=p.player, money=p.money, memo=p.memo)
 
 
 def session_file_text(session: GameSession) -> str:

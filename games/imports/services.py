@@ -7,14 +7,16 @@ File format (`deal-record.md`, "Many deals at once"): line 1 is the session head
 extension a line `{"purchase": {"player": "dan", "chips": 20, "money": 200, "paid": false}}`
 records a rebuy between deals, and a line `{"payment": {"player": "dan", "money": 100}}` money
 paid later toward chips bought on credit (negative: a refund), checked as the payments endpoint
-checks it in an open session. A closed session's file has one line `{"close": {"reason": "..."}}`
-after every deal and purchase: the import closes the session there with the closing service
-(the end pool and the buy-back worked out again, never read from the file), and the payment
-lines after it are checked as the payments endpoint checks them once the session is closed (at
-most what the closing left owing). Blank lines are skipped; line numbers count from 1. A file
-holds at most what a session does (``games.services.limits``: as many deals, purchases and
-payments, each no larger, one close line, in no more bytes): what the export writes of any
-stored session imports back.
+checks it in an open session. A line `{"close": {"reason": "..."}}` closes the session there
+with the closing service (the end pool and the buy-back worked out again, never read from the
+file), and the payment lines after it are checked as the payments endpoint checks them once the
+session is closed (at most what the closing left owing; a refund only by an owner). A line
+`{"reopen": {"reason": "..."}}` after it reopens the session with the reopening service, and
+deals, purchases and payments go on as before the close, up to the next close line. Between a
+close line and its reopen line only payments come. Blank lines are skipped; line numbers count
+from 1. A file holds at most what a session does (``games.services.limits``: as many deals,
+purchases, payments and reopenings, each line no larger, in no more bytes): what the export
+writes of any stored session imports back.
 
 Validation replays the whole session through the engine before anything is stored, and every
 bad line is reported (after a bad deal line the carried pool and dealer are unknown, so later
@@ -49,13 +51,17 @@ from games.services.closing import (
     closing_figures,
     final_deal_missing,
     is_final_deal,
+    reopen_reason_problem,
     session_close,
+    session_reopen,
 )
 from games.services.deals import deal_record, session_record
 from games.services.engine import engine_replay, record_problem, rules_resolve
 from games.services.ledger import credit_errors
 from games.services.payments import (
+    OWNER_REFUNDS,
     closed_payment_problem,
+    may_refund_after_close,
     payment_problem,
     payment_record,
     refund_problem,
@@ -85,10 +91,12 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class Line:
-    """One meaningful line of the file: a deal record, a purchase, a payment or the close."""
+    """One meaningful line of the file: a deal record, a purchase, a payment, a close or a
+    reopen."""
 
     number: int  # line number in the file, from 1
-    # "deal" | "purchase" | "payment" | "close" | "unreadable" (taken for a deal) | "bad" (not a deal)
+    # "deal" | "purchase" | "payment" | "close" | "reopen" | "unreadable" (taken for a deal)
+    # | "bad" (not a deal)
     kind: str
     data: dict[str, Any]
 
@@ -107,6 +115,19 @@ class SessionFile:
     @property
     def deals(self) -> int:
         return len(self.deal_lines)
+
+    @property
+    def reopened_closes(self) -> set[int]:
+        """The line numbers of the close lines a reopen line reverses (the next close or
+        reopen line after each is a reopen line): closings the import makes and undoes."""
+        reopened, last_close = set(), None
+        for x in self.lines:
+            if x.kind == "close":
+                last_close = x.number
+            elif x.kind == "reopen" and last_close is not None:
+                reopened.add(last_close)
+                last_close = None
+        return reopened
 
 
 class ImportRefused(Exception):
@@ -230,14 +251,15 @@ def parse_session_file(text: str) -> SessionFile:
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.SERVICE_LINES, which the engine's
-        # replay passes over): chips bought, money paid later, the session's closing
+        # replay passes over): chips bought, money paid later, a closing, a reopening
         extra = next((k for k in SERVICE_LINES if isinstance(data, dict) and k in data), None)
         not_a_deal = isinstance(data, dict) and header is not None and (
             extra is not None or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and extra is None:
             problem = "a second session header: a file holds one session"
-        if problem is None and not_a_deal and extra == "close" and not isinstance(data[extra], dict):
-            problem = 'a close line is {"close": {"reason": text}}'
+        if problem is None and not_a_deal and extra in ("close", "reopen") \
+                and not isinstance(data[extra], dict):
+            problem = f'a {extra} line is {{"{extra}": {{"reason": text}}}}'
         if problem:
             if header is None:
                 header = {}
@@ -249,7 +271,7 @@ def parse_session_file(text: str) -> SessionFile:
                 raise ImportRefused(sf.errors)
         elif header is None:
             header = data
-        elif extra is not None:  # a purchase, a payment or the close
+        elif extra is not None:  # a purchase, a payment, a close or a reopen
             sf.lines.append(Line(number, extra, data[extra] if isinstance(data[extra], dict) else {}))
         else:
             sf.lines.append(Line(number, "deal", data))
@@ -257,8 +279,9 @@ def parse_session_file(text: str) -> SessionFile:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
                                       f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
-                                      f"purchases, {limits.MAX_PAYMENTS:,} payments and its "
-                                      "close; split the file")])
+                                      f"purchases, {limits.MAX_PAYMENTS:,} payments and "
+                                      f"{limits.MAX_REOPENS:,} reopenings, a close line before "
+                                      "each and one more; split the file")])
     if header is None:
         raise ImportRefused([_err(1, "the file is empty: the first line must be the session header")])
     sf.header = header
@@ -267,28 +290,25 @@ def parse_session_file(text: str) -> SessionFile:
 
 
 def _refuse_past_limits(sf: SessionFile) -> None:
-    """Refuse a file with more deals, purchases or payments than a session holds (``limits``),
-    naming the first line past the cap. The header's buy-ins are purchases too, made before any
-    line."""
-    most = limits.MAX_DEALS
-    deal_lines = sf.deal_lines
-    if len(deal_lines) > most:
-        raise ImportRefused([_err(deal_lines[most], f"deal {most + 1:,}: a session holds at "
-                                  f"most {most:,} deals; split the file")])
-    most = limits.MAX_PURCHASES
+    """Refuse a file with more deals, purchases, payments or reopenings than a session holds
+    (``limits``), naming the first line past the cap. The header's buy-ins are purchases too,
+    made before any line."""
     buy_ins = sf.header.get("buy_ins")
     opening = sum(1 for n in buy_ins.values() if n) if isinstance(buy_ins, dict) else 0
-    purchase_lines = [x.number for x in sf.lines if x.kind == "purchase"]
-    if opening + len(purchase_lines) > most:
-        line = purchase_lines[most - opening] if opening <= most else 1
-        raise ImportRefused([_err(line, f"purchase {most + 1:,}: a session holds at most "
-                                  f"{most:,} purchases (the header's buy-ins among them); "
-                                  "split the file")])
-    most = limits.MAX_PAYMENTS
-    payment_lines = [x.number for x in sf.lines if x.kind == "payment"]
-    if len(payment_lines) > most:
-        raise ImportRefused([_err(payment_lines[most], f"payment {most + 1:,}: a session holds at "
-                                  f"most {most:,} payments; split the file")])
+    kinds = [  # (the lines, how many a session holds of them, the message past it)
+        (sf.deal_lines, limits.MAX_DEALS,
+         "deal {n:,}: a session holds at most {most:,} deals; split the file"),
+        ([1] * opening + [x.number for x in sf.lines if x.kind == "purchase"],
+         limits.MAX_PURCHASES, ("purchase {n:,}: a session holds at most {most:,} purchases "
+                                "(the header's buy-ins among them); split the file")),
+        ([x.number for x in sf.lines if x.kind == "payment"], limits.MAX_PAYMENTS,
+         "payment {n:,}: a session holds at most {most:,} payments; split the file"),
+        ([x.number for x in sf.lines if x.kind == "reopen"], limits.MAX_REOPENS,
+         "reopening {n:,}: a session is reopened at most {most:,} times"),
+    ]
+    for lines, most, message in kinds:
+        if len(lines) > most:
+            raise ImportRefused([_err(lines[most], message.format(n=most + 1, most=most))])
 
 
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -335,8 +355,11 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     return errors, resolved
 
 
-def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None = None) -> None:
-    """Replay every deal through the engine; raise `ImportRefused` listing every bad line."""
+def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None = None,
+                          user: Any = None) -> None:
+    """Replay every deal through the engine and check every other line as its service will take
+    it when stored by ``user`` (the importer; None from the shell); raise `ImportRefused`
+    listing every bad line."""
     errors, resolved = _header_errors(club, sf.header)
     errors = sf.errors + errors
     if resolved is None or not sf.header or any(e["line"] == 1 for e in errors):
@@ -356,7 +379,9 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     total = sf.deals
     final_line: int | None = None  # the line of the final deal, once played
     last_deal: tuple[int, bool] | None = None  # the last deal's number, and if it was the final
-    closed: Closed | None = None  # once the close line is read
+    closed: Closed | None = None  # from a close line to the reopen line after it
+    may_refund = may_refund_after_close(club.pk, user)
+    reopened = sf.reopened_closes
     unchecked = Unchecked()
     for line in sf.lines:
         if len(errors) > MAX_ERRORS:
@@ -365,18 +390,23 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             continue  # its error is already listed; it is not a deal
         if line.kind == "close":
             if closed is not None:
-                errors.append(_err(line.number, f"a second close line (the first is line "
-                                                f"{closed.line}): a file carries one closing, "
-                                                "the session's last"))
+                errors.append(_err(line.number, f"a close line in a closed session (closed at "
+                                                f"line {closed.line}): a reopen line comes "
+                                                "between two close lines"))
                 continue
-            closed = _check_close(line, carry, last_deal, table, held, errors)
+            closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
+                                  errors)
+            continue
+        if line.kind == "reopen":
+            _check_reopen(line, closed, errors)
+            closed = None
             continue
         if closed is not None and line.kind != "payment":
             what = "a purchase" if line.kind == "purchase" else "a deal"
             errors.append(_err(line.number, f"{what} after the close line (line {closed.line}): "
-                                            "a closed session takes none, so the close line "
-                                            "comes after every deal and purchase, and only "
-                                            "payments follow it"))
+                                            "a closed session takes none, so only payments "
+                                            "come between a close line and the reopen line "
+                                            "that reopens the session"))
         if line.kind == "purchase":
             p = line.data
             problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
@@ -393,7 +423,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             continue
         if line.kind == "payment":
             _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
-                           errors, bool(h.get("allow_credit")), closed)
+                           errors, bool(h.get("allow_credit")), closed, may_refund)
             continue
         stated = line.data.get("number")
         if carry is None and type(stated) is int and stated >= 1:
@@ -466,39 +496,45 @@ def _states_its_start(record: dict[str, Any]) -> bool:
 
 @dataclass
 class Closed:
-    """The file's close line: where it is, and the money the closing's buy-back comes to for
-    each seat (None when unknown: a bad deal line came before it)."""
+    """A close line of the file: where it is, whether a reopen line reverses it later, and the
+    money the closing's buy-back comes to for each seat (None when unknown: a bad deal line
+    came before it)."""
 
     line: int
+    reopened_later: bool
     bought_back: dict[str, int] | None
 
 
-def _check_close(line: Line, carry: NextDeal | None, last_deal: tuple[int, bool] | None,
-                 table: GameSession, held: dict[str, int], errors: list[dict[str, Any]]) -> Closed:
-    """A close line, as the closing takes it (``session_close``): its reason within bounds, the
-    final deal played when the rules and the pool ask for one; and what the closing would buy
-    back, worked out as it works it out, for the payments after it."""
+def _check_close(line: Line, reopened_later: bool, carry: NextDeal | None,
+                 last_deal: tuple[int, bool] | None, table: GameSession, held: dict[str, int],
+                 errors: list[dict[str, Any]]) -> Closed:
+    """A close line, as the closing takes it (``session_close``, ``reopened_later`` when a
+    reopen line reverses it): its reason within bounds, the final deal played when the rules
+    and the pool ask for one (unless reopened later); and what the closing would buy back,
+    worked out as it works it out, for the payments after it."""
     reason = line.data.get("reason", "")
     if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
         errors.append(_err(line.number, f"the closing's {problem}", field="reason"))
     if carry is None:  # after a bad deal line the pool and the next dealer are unknown
-        return Closed(line.number, None)
+        return Closed(line.number, reopened_later, None)
     missing = final_deal_missing(table.end_pool_mode, carry.pool, last_deal)
-    if missing is not None:
+    if missing is not None and not reopened_later:
         errors.append(_err(line.number, str(missing.detail)))
     seats = list(table.seats)
     _shares, returned = closing_figures(seats, held, carry.pool, eldest_after(seats, carry.dealer))
-    return Closed(line.number, {s: n * table.chip_value for s, n in returned.items()})
+    return Closed(line.number, reopened_later,
+                  {s: n * table.chip_value for s, n in returned.items()})
 
 
 def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[str, int],
                    paid: dict[str, int], errors: list[dict[str, Any]], allow_credit: bool,
-                   closed: Closed | None = None) -> None:
-    """A payment line, as the payments endpoint takes one: in an open session before the
-    file's close line, in the closed one after it (at most what the closing left owing, when
-    ``closed`` knows the buy-back); ``owed`` and ``paid`` (per seat) follow it when it is good.
-    More than the debt for chips before the close line can only have been paid after a
-    closing, toward chips lost on credit: the error says what to do."""
+                   closed: Closed | None, may_refund: bool) -> None:
+    """A payment line, as the payments endpoint takes one: in an open session outside the
+    file's close lines, in the closed one after a close line (at most what the closing left
+    owing, when ``closed`` knows the buy-back; a refund only when the importer ``may_refund``,
+    an owner); ``owed`` and ``paid`` (per seat) follow it when it is good. More than the debt
+    for chips in an open session can only have been paid after a closing, toward chips lost on
+    credit: the error says what to do."""
     player, money = line.data.get("player"), line.data.get("money")
     if not isinstance(player, str):
         errors.append(_err(line.number, 'a payment is {"player": seat, "money": units}',
@@ -507,9 +543,15 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
     debt = owed.get(player, 0) - paid.get(player, 0)
     problem = payment_problem(player, money, seats=seats, banker=banker, owed=debt,
                               is_open=closed is None, memo=_memo(line))
-    if problem is None and closed is not None and closed.bought_back is not None:
+    if problem is None and closed is not None and money < 0 and not may_refund:
+        problem = {"field": "money", "player": player,
+                   "message": f"{OWNER_REFUNDS} The importer is not an owner of this club."}
+    if problem is None and closed is not None and (
+            closed.bought_back is not None or closed.reopened_later):
         problem = closed_payment_problem(player, money, owed=debt,
-                                         bought_back=closed.bought_back.get(player, 0))
+                                         bought_back=(closed.bought_back or {}).get(player, 0),
+                                         allow_credit=allow_credit,
+                                         reopened_later=closed.reopened_later)
     problem = problem or refund_problem(player, money, paid.get(player, 0))
     if problem:
         message = problem["message"]
@@ -520,6 +562,18 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
         errors.append(_err(line.number, message, player=player, field=problem["field"]))
         return
     paid[player] += money
+
+
+def _check_reopen(line: Line, closed: Closed | None, errors: list[dict[str, Any]]) -> None:
+    """A reopen line, as the reopening takes it (``session_reopen``): the session closed (by a
+    close line before it, not reopened since) and a reason within bounds."""
+    if closed is None:
+        errors.append(_err(line.number, "a reopen line with no close line before it to reverse: "
+                                        "only a closed session is reopened, so a reopen line "
+                                        "follows its close line (and the payments made while "
+                                        "the session was closed)"))
+    if (problem := reopen_reason_problem(line.data.get("reason", ""))) is not None:
+        errors.append(_err(line.number, problem, field="reason"))
 
 
 def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSession,
@@ -573,8 +627,8 @@ def _refused_at(line: int, exc: Problem) -> ImportRefused:
 def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                        progress: Progress | None = None, hold: Callable[[int], None] | None = None,
                        ) -> GameSession:
-    """Create the session and record every purchase, deal and payment, and close it at its
-    close line (the caller holds the transaction)."""
+    """Create the session and record every purchase, deal and payment, close it at each close
+    line and reopen it at each reopen line (the caller holds the transaction)."""
     h = sf.header
     try:
         session = session_create(
@@ -587,6 +641,8 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     except Problem as exc:  # what only the session can check: the header's line
         raise _refused_at(1, exc) from exc
     number, total = 0, sf.deals
+    reopened = sf.reopened_closes
+    closed_at: int | None = None  # the close line the session stands closed by
     for line in sf.lines:
         try:
             if line.kind == "purchase":
@@ -598,10 +654,16 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
             if line.kind == "payment":
                 p = line.data
                 payment_record(session=session, player=p["player"], money=p["money"],
-                               memo=_memo(line), user=user)
+                               memo=_memo(line), user=user, reopened_later=closed_at in reopened)
                 continue
             if line.kind == "close":  # the figures are the closing's own, not the file's
-                session_close(session=session, user=user, reason=line.data.get("reason", ""))
+                closed_at = line.number
+                session_close(session=session, user=user, reason=line.data.get("reason", ""),
+                              reopened_later=closed_at in reopened)
+                continue
+            if line.kind == "reopen":
+                closed_at = None
+                session_reopen(session=session, user=user, reason=line.data.get("reason", ""))
                 continue
             number += 1
             deal_record(session=session, number=number, record=line.data, user=user)
@@ -682,7 +744,7 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
     try:
         sf = parse_session_file(job.source)
         _set(job_id, total=sf.deals)
-        validate_session_file(job.club, sf, report)
+        validate_session_file(job.club, sf, report, job.created_by)
         _set(job_id, status=ImportJob.Status.STORING)
         hold = _hold_for_test(job, sf.deals)
         with transaction.atomic():

@@ -11,7 +11,8 @@ Closing, in one transaction under the session lock:
 2. the banker buys back every player's chips (ledger `buyback` entries player -> bank);
 3. the session is frozen (`status = closed`): deals, corrections and purchases are refused.
 Reopening posts the exact reverse of the closing's postings (the ledger is append-only), sets
-the session open again and logs who, when and why.
+the session open again and logs who, when and why; a session is reopened at most
+``limits.MAX_REOPENS`` times, since its session file carries every close and reopen.
 """
 from __future__ import annotations
 
@@ -85,9 +86,26 @@ def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]
 
 
 def close_line(*, reason: str) -> dict[str, Any]:
-    """A closed session's line in the session file: the import closes the session it rebuilds
-    there, with this reason, and the closing works out its figures again (``session_close``)."""
+    """A closing's line in the session file: the import closes the session it rebuilds there,
+    with this reason, and the closing works out its figures again (``session_close``)."""
     return {"close": {"reason": reason}}
+
+
+def reopen_line(*, reason: str) -> dict[str, Any]:
+    """A reopening's line in the session file, after the close line it reverses: the import
+    reopens the session it rebuilds there, with this reason (``session_reopen``)."""
+    return {"reopen": {"reason": reason}}
+
+
+def reopen_reason_problem(reason: Any) -> str | None:
+    """Why ``reason`` cannot be a reopening's (None when it can): a reopening says why (blank
+    is no reason), in at most ``limits.MAX_REASON_CHARS`` characters once stripped, as it is
+    stored. ``session_reopen`` and a session file's reopen line ask it."""
+    if isinstance(reason, str) and not reason.strip():
+        return "A reason is required: say why the session is reopened."
+    problem = limits.text_problem(reason.strip() if isinstance(reason, str) else reason,
+                                  limits.MAX_REASON_CHARS, "reason")
+    return f"The reopening's {problem}." if problem else None
 
 
 def final_deal_missing(mode: str, pool: int, last: tuple[int, bool] | None) -> Problem | None:
@@ -116,9 +134,16 @@ def closing_figures(seats: Sequence[str], held: Mapping[str, int], pool: int, el
 
 
 @transaction.atomic
-def session_close(*, session: GameSession, user: Any = None, reason: str = "") -> ClosingResult:
+def session_close(*, session: GameSession, user: Any = None, reason: str = "",
+                  reopened_later: bool = False) -> ClosingResult:
     """Apply the end-pool rule, buy back every chip and freeze the session (see module doc).
-    The reason is refused (400) past ``limits.MAX_REASON_CHARS``: a session file carries it."""
+    The reason is refused (400) past ``limits.MAX_REASON_CHARS``: a session file carries it.
+
+    ``reopened_later`` is the import's, for a close line its file reopens later: that closing
+    is worked out again from the deals as they stand now, which a correction made after the
+    reopening may have changed (a final deal made an ordinary one, to play on), so a final deal
+    missing then is no refusal: the pool is split, with a warning, and the reopening reverses
+    it at once."""
     if (problem := limits.text_problem(reason, limits.MAX_REASON_CHARS, "reason")) is not None:
         raise invalid([{"field": "reason", "message": f"The closing's {problem}."}])
     locked = session_lock(session)
@@ -136,9 +161,13 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "") -
 
     last = (deals[-1][0], is_final_deal(deals[-1][1], deals[-1][2])) if deals else None
     missing = final_deal_missing(mode, pool, last)
-    if missing is not None:
+    if missing is not None and not reopened_later:
         raise missing
-    if mode == "final-deal" and pool:
+    if missing is not None:
+        warnings.append(f"No final deal was played: the {pool} units in the pool were split "
+                        f"from {eldest} (a closing a session file reopens later, its deals "
+                        "corrected since).")
+    elif mode == "final-deal" and pool:
         warnings.append(f"The final deal left {pool} units in the pool: split from {eldest}.")
 
     postings = []
@@ -182,15 +211,20 @@ def _user(user: Any) -> Any:
 
 @transaction.atomic
 def session_reopen(*, session: GameSession, user: Any, reason: str) -> SessionClosing:
-    """Reverse the last closing's postings, reopen the session and log who, when and why."""
-    if not (reason or "").strip():
-        raise Problem(400, detail="Say why the session is reopened.",
-                      errors=[{"field": "reason", "message": "A reason is required."}],
-                      code="validation-error")
+    """Reverse the last closing's postings, reopen the session and log who, when and why.
+    Refused: a blank reason or one past ``limits.MAX_REASON_CHARS`` (400), an open session
+    (409 ``session-open``), a session reopened ``limits.MAX_REOPENS`` times (409
+    ``session-full``)."""
+    if (problem := reopen_reason_problem(reason or "")) is not None:
+        raise invalid([{"field": "reason", "message": problem}])
     locked = session_lock(session)
     if locked.is_open:
         raise Problem(409, "Session is open", detail=f"Session {locked.pk} is not closed.",
                       code="session-open")
+    if SessionClosing.objects.filter(session=locked, action=SessionClosing.Action.REOPEN
+                                     ).count() >= limits.MAX_REOPENS:
+        raise limits.session_full("reopenings", limits.MAX_REOPENS,
+                                  "this one cannot be reopened again.")
     closing = standing_closing(locked)
     postings = []
     for posting in reversed(closing.postings if closing else []):  # the buy-back first

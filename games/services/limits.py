@@ -3,13 +3,13 @@ large each may be.
 
 The caps keep one session (its import, ledger and report) from being made large enough to tie up
 a worker, and they agree with the session file: the export (``games.imports.export``) writes
-one line a deal, one a purchase and one a payment after the header (and a closed session's
-close line), and the import reads at
-most :func:`session_file_lines` of them and at most :func:`max_file_bytes` bytes, a cap computed
-from the bounds here: the largest file those lines can make (:func:`session_file_bytes`) and a
-quarter more. So every session the service can store exports into a file the import takes
-back. The session's history (corrections, earlier closings and reopenings) is no line of the
-file: a closed session's close line stands for its last closing.
+one line a deal, one a purchase and one a payment after the header, and one a close and one a
+reopen of the session's closings (at most ``MAX_REOPENS`` reopenings, so one close more), and
+the import reads at most :func:`session_file_lines` of them and at most :func:`max_file_bytes`
+bytes, a cap computed from the bounds here: the largest file those lines can make
+(:func:`session_file_bytes`) and a quarter more. So every session the service can store exports
+into a file the import takes back. Corrections are no line of the file: it carries each deal's
+current record.
 
 Sizes are bytes of a line as the export writes it (:func:`session_line`: compact JSON, UTF-8,
 no ASCII escapes), so a record is measured alike whether it came in over the API or in a file,
@@ -35,6 +35,9 @@ MAX_DEALS = 1_000
 MAX_PURCHASES = 2 * MAX_DEALS
 #: the most payments (and refunds) of chips bought on credit one session holds
 MAX_PAYMENTS = MAX_PURCHASES
+#: the most times one session is reopened (an owner's call, to correct a deal found wrong after
+#: the close): the session file carries every close and reopen, each line up to 6 KB
+MAX_REOPENS = 20
 
 #: the most chips one purchase (or one chip value) can be: every integer inside its column
 MAX_CHIPS = 1_000_000_000
@@ -47,8 +50,8 @@ MAX_POOL = 2_147_483_647
 MAX_NAME_CHARS = 120
 #: the longest memo of a chip purchase or payment, in characters
 MAX_MEMO_CHARS = 200
-#: the longest reason given for closing a session, in characters (a session file's close line
-#: carries it)
+#: the longest reason given for closing or reopening a session, in characters (a session
+#: file's close and reopen lines carry it)
 MAX_REASON_CHARS = 1_000
 #: the largest deal record, in bytes of its session-file line (:func:`record_bytes`). The largest
 #: legal deal, 16 seats of Irish Loo with 32-character names and every hand shown, is under
@@ -104,8 +107,9 @@ def record_too_large(number: int, size: int) -> Problem:
 
 def session_file_lines() -> int:
     """The most lines a session file holds after its header: a full session's deals,
-    purchases and payments, one line each, and its close line."""
-    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS + 1
+    purchases and payments, one line each, and its closings: a close line, and a reopen and a
+    close line for each reopening."""
+    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS + 2 * MAX_REOPENS + 1
 
 
 def purchase_line_bytes() -> int:
@@ -138,13 +142,23 @@ def close_line_bytes() -> int:
     return line_bytes(close_line(reason="\x01" * MAX_REASON_CHARS))
 
 
+def reopen_line_bytes() -> int:
+    """The most bytes a reopen line takes: the longest reason, every character one JSON writes
+    as six bytes."""
+    from games.services.closing import reopen_line
+
+    return line_bytes(reopen_line(reason="\x01" * MAX_REASON_CHARS))
+
+
 def session_file_bytes() -> int:
     """The largest session file the export writes of a session within these bounds: the header
-    and every deal, purchase and payment at its largest, and the close line, a newline after
-    each line."""
+    and every deal, purchase and payment at its largest, and the most close and reopen lines,
+    a newline after each line."""
     return (MAX_HEADER_BYTES + 1 + MAX_DEALS * (MAX_RECORD_BYTES + 1)
             + MAX_PURCHASES * (purchase_line_bytes() + 1)
-            + MAX_PAYMENTS * (payment_line_bytes() + 1) + close_line_bytes() + 1)
+            + MAX_PAYMENTS * (payment_line_bytes() + 1)
+            + (MAX_REOPENS + 1) * (close_line_bytes() + 1)
+            + MAX_REOPENS * (reopen_line_bytes() + 1))
 
 
 def max_file_bytes() -> int:
@@ -156,7 +170,7 @@ def max_file_bytes() -> int:
 
 
 def session_full(what: str, most: int, advice: str) -> Problem:
-    """409 ``session-full``: the session holds ``most`` ``what`` (deals, purchases, payments)
-    already; the body names the cap as ``max_<what>``."""
+    """409 ``session-full``: the session holds ``most`` ``what`` (deals, purchases, payments,
+    reopenings) already; the body names the cap as ``max_<what>``."""
     return Problem(409, "Session full", code="session-full", **{f"max_{what}": most},
                    detail=f"A session holds at most {most:,} {what}: {advice}")

@@ -64,17 +64,45 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
 
 
 def closed_payment_problem(player: str, money: int, *, owed: int, bought_back: int,
+                           allow_credit: bool, reopened_later: bool = False,
                            ) -> dict[str, Any] | None:
     """Why ``player`` cannot pay ``money`` once the session is closed (None when they can):
     more than the closing left them owing the banker, ``owed`` for chips less the buy-back's
     money ``bought_back`` (as the report's owed_to_banker says). The payments endpoint and a
-    session file's payment lines after its close line ask it."""
+    session file's payment lines after a close line ask it.
+
+    ``reopened_later``: the import's payment under a close line its file reopens later. That
+    closing is worked out again from the deals as they stand now, and a correction made after
+    the reopening may have changed what it leaves owing since the payment was made, so the
+    payment is held to what any closing leaves: without credit, at most the debt for chips (a
+    buy-back is never below zero); with credit, no more than that is known (chips lost on
+    credit may have been corrected away)."""
+    if reopened_later:
+        if allow_credit or money <= owed:
+            return None
+        return {"field": "money", "player": player,
+                "message": f"{player} owes {owed} for chips and cannot pay {money}: without "
+                           "credit no closing leaves more owing than the chips cost."}
     still = left_to_pay(owed, bought_back)
     if money > still:
         return {"field": "money", "player": player,
                 "message": f"{player} owes the banker {still} after the closing ({owed} for "
                            f"chips, the buy-back {bought_back}): {money} cannot be paid now."}
     return None
+
+
+#: why a refund once the session is closed is refused to anyone but an owner
+OWNER_REFUNDS = ("After closing, only an owner may refund a payment: it reopens a debt the "
+                 "closing had settled.")
+
+
+def may_refund_after_close(club_id: int, user: Any) -> bool:
+    """Whether ``user`` may refund a payment in a closed session of club ``club_id``: an owner
+    of that club. The payments service asks it, and the import of a file with a refund after a
+    close line, before anything is stored."""
+    pk = getattr(user, "pk", None)  # none (the shell): no owner, not an owner without a login
+    return pk is not None and Member.objects.filter(club_id=club_id, user_id=pk,
+                                                    role=Role.OWNER).exists()
 
 
 def refund_problem(player: str, money: int, paid: int) -> dict[str, Any] | None:
@@ -87,7 +115,7 @@ def refund_problem(player: str, money: int, paid: int) -> dict[str, Any] | None:
 
 @transaction.atomic
 def payment_record(*, session: GameSession, player: str, money: int, memo: str = "",
-                   user: Any = None) -> ChipPayment:
+                   user: Any = None, reopened_later: bool = False) -> ChipPayment:
     """``player`` pays ``money`` toward chips bought on credit (negative: a refund).
 
     Refused (400) when the player is not seated, the amount is zero, the memo is longer than
@@ -95,6 +123,8 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
     refund more than was paid. The session may be open or closed; after closing a payment
     settles only what the buy-back left owing, and a refund is an owner's call (403).
     Refused, 409 ``session-full``, once the session holds ``limits.MAX_PAYMENTS``.
+    ``reopened_later`` is the import's, for a payment under a close line its file reopens
+    later (:func:`closed_payment_problem`).
     """
     locked = session_lock(session)  # one writer at a time: two payments cannot both pass
     if ChipPayment.objects.filter(session=locked).count() >= limits.MAX_PAYMENTS:
@@ -106,15 +136,15 @@ def payment_record(*, session: GameSession, player: str, money: int, memo: str =
                               owed=owed, is_open=locked.is_open, memo=memo)
     if problem:
         raise invalid([problem])
-    if not locked.is_open and money < 0 and not Member.objects.filter(
-            club_id=locked.club_id, user_id=getattr(user, "pk", None), role=Role.OWNER).exists():
-        raise Problem(403, detail="After closing, only an owner may refund a payment: it "
-                      "reopens a debt the closing had settled.", code="permission-denied")
+    if not locked.is_open and money < 0 and not may_refund_after_close(locked.club_id, user):
+        raise Problem(403, detail=OWNER_REFUNDS, code="permission-denied")
     if not locked.is_open:
         closing = standing_closing(locked)
         returned = closing.returned if closing is not None else {}
         problem = closed_payment_problem(player, money, owed=owed,
-                                         bought_back=returned.get(player, 0) * locked.chip_value)
+                                         bought_back=returned.get(player, 0) * locked.chip_value,
+                                         allow_credit=locked.allow_credit,
+                                         reopened_later=reopened_later)
         if problem:
             raise invalid([problem])
     problem = refund_problem(player, money, paid.get(player, 0))

@@ -253,6 +253,24 @@ def test_a_close_line_is_passed_over_by_the_command_line_as_payment_lines_are(tm
     assert [json.loads(v) for v in done.stdout.splitlines()] == list(replay_session(lines))
 
 
+def test_close_and_reopen_lines_between_deals_are_passed_over_by_the_command_line(tmp_path):
+    # a session closed after deal 1, paid while closed, reopened, dealt on and closed again (the
+    # service's export): the reopening gives the pool back, so deal 2 is dealt into what deal 1
+    # left, as without the closing
+    header, first, second = session_lines()
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    path = tmp_path / "reopened.jsonl"
+    path.write_text("\n".join([
+        header, first, json.dumps({"close": {"reason": "the evening ended"}}), pay,
+        json.dumps({"reopen": {"reason": "one more deal"}}), second,
+        json.dumps({"close": {"reason": "now it ended"}})]) + "\n", encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 0, done.stdout
+    verdicts = [json.loads(v) for v in done.stdout.splitlines()]
+    assert verdicts == list(replay_session([header, first, second]))
+    assert verdicts[1]["settlement"]["pool_before"] == 5  # deal 1's pool, carried
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only

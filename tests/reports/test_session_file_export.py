@@ -24,8 +24,9 @@ from games.models import (
 )
 from games.rules import replay_session
 from games.services import limits
-from games.services.closing import session_close
+from games.services.closing import session_close, session_reopen
 from games.services.deals import deal_correct, deal_record
+from games.services.limits import session_line
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
 from loo_ledger.problems import Problem
@@ -165,10 +166,25 @@ def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int
         ChipPayment(session=session, **payment) for _ in range(payments))
 
 
+def reopened_to_the_limit(session: GameSession, reason: str = "the evening ended") -> None:
+    """Closed and reopened as often as a session may be (``limits.MAX_REOPENS``), then closed:
+    one reopening more is refused."""
+    for _ in range(limits.MAX_REOPENS):
+        session_close(session=session, reason=reason)
+        session_reopen(session=session, user=None, reason=reason)
+    session_close(session=session, reason=reason)
+    with pytest.raises(Problem) as refused:
+        session_reopen(session=session, user=None, reason=reason)
+    assert (refused.value.status_code, refused.value.code,
+            refused.value.extensions["max_reopenings"]) == (409, "session-full", 20)
+    assert refused.value.detail == ("A session holds at most 20 reopenings: this one cannot be "
+                                    "reopened again.")
+
+
 def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, ledger_may_break):
-    """At the service's own limits: a session holding all the deals, purchases and payments it
-    may is refused one more of each, and its file (closed: its close line too) is one the
-    import reads (one line more is not)."""
+    """At the service's own limits: a session holding all the deals, purchases, payments and
+    reopenings it may is refused one more of each, and its file (its close and reopen lines
+    too) is one the import reads (one line more is not)."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"})
     fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES, limits.MAX_PAYMENTS)
@@ -181,11 +197,11 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
     with pytest.raises(Problem) as refused:
         deal_record(session=session, number=limits.MAX_DEALS + 1, record={})
     assert (refused.value.status_code, refused.value.extensions["max_deals"]) == (409, 1_000)
-    session_close(session=session, reason="the evening ended")
+    reopened_to_the_limit(session)
 
     text = session_file_text(session)
     sf = parse_session_file(text)
-    assert (sf.deals, len(sf.lines)) == (1_000, 5_001) == (
+    assert (sf.deals, len(sf.lines)) == (1_000, 5_041) == (
         limits.MAX_DEALS, limits.session_file_lines())
 
     def refusal(lines: list[str]) -> dict:
@@ -196,14 +212,18 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
 
     lines = text.splitlines(keepends=True)
     payment_lines = [i for i, line in enumerate(lines) if '"payment"' in line]
-    # the payments come last, then the close (they were all recorded before it)
-    assert payment_lines == list(range(len(lines) - 2_001, len(lines) - 1))
-    assert json.loads(lines[-1]) == {"close": {"reason": "the evening ended"}}
-    payment = lines[-2]
-    assert refusal([*lines, payment]) == {"line": 5_003, "message": (
-        "more than 5,001 lines after the header: a session holds at most 1,000 deals, 2,000 "
-        "purchases, 2,000 payments and its close; split the file")}
-    lines = lines[:-2_001]  # deals and purchases: the caps between them, as before
+    # the payments come last, then the closings (they were all recorded before them)
+    assert payment_lines == list(range(len(lines) - 2_041, len(lines) - 41))
+    assert [json.loads(line) for line in lines[-41:]] == [
+        {"close": {"reason": "the evening ended"}},
+        {"reopen": {"reason": "the evening ended"}}] * 20 + [
+        {"close": {"reason": "the evening ended"}}]
+    payment = lines[-42]
+    assert refusal([*lines, payment]) == {"line": 5_043, "message": (
+        "more than 5,041 lines after the header: a session holds at most 1,000 deals, 2,000 "
+        "purchases, 2,000 payments and 20 reopenings, a close line before each and one more; "
+        "split the file")}
+    lines = lines[:-2_041]  # deals and purchases: the caps between them, as before
     last_deal = max(i for i, line in enumerate(lines) if '"loo-deal/1"' in line)
     last_purchase = max(i for i, line in enumerate(lines) if '"purchase"' in line)
     purchase, deal = lines[last_purchase], lines[last_deal]
@@ -255,8 +275,9 @@ def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(cl
     """The import's byte cap holds at full scale: every deal's line as large as it can be (a
     record at its bound, its pool the largest the ledger holds), every purchase's and every
     payment's too (the widest characters in the longest player and memo; the most chips at the
-    dearest price, the largest refund), the name, and the close line's reason. The file is no
-    larger than the bounds say, and the import reads it."""
+    dearest price, the largest refund), the name, and every close and reopen line's reason, the
+    session reopened as often as it may be. The file is no larger than the bounds say, and the
+    import reads it."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"},
                              name=WIDEST * limits.MAX_NAME_CHARS)
@@ -267,21 +288,23 @@ def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(cl
                           "memo": WIDEST * limits.MAX_MEMO_CHARS},
                  player=WIDEST * 32, chips=limits.MAX_CHIPS, money=limits.MAX_MONEY,
                  paid=False, memo=WIDEST * limits.MAX_MEMO_CHARS)
-    session_close(session=session, reason=WIDEST * limits.MAX_REASON_CHARS)
+    reopened_to_the_limit(session, reason=WIDEST * limits.MAX_REASON_CHARS)
     text = session_file_text(session)
     data = text.encode()
     header, *lines = data.splitlines()
     assert {len(line) for line in lines if b'"loo-deal/1"' in line} == {limits.MAX_RECORD_BYTES}
     assert {len(line) for line in lines if b'"purchase"' in line} == {limits.purchase_line_bytes()}
     assert {len(line) for line in lines if b'"payment"' in line} == {limits.payment_line_bytes()}
-    assert len(lines[-1]) == limits.close_line_bytes()
+    assert {len(line) for line in lines[-41::2]} == {limits.close_line_bytes()}
+    assert {len(line) for line in lines[-40::2]} == {limits.reopen_line_bytes()}
     assert len(lines) == limits.session_file_lines()
     # at every bound the file is the largest the bounds allow, to the byte (but the header,
     # whose bound is room to spare)
     assert len(data) == len(header) + 1 + limits.MAX_DEALS * (limits.MAX_RECORD_BYTES + 1) \
         + limits.MAX_PURCHASES * (limits.purchase_line_bytes() + 1) \
         + limits.MAX_PAYMENTS * (limits.payment_line_bytes() + 1) \
-        + limits.close_line_bytes() + 1 == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header))
+        + 21 * (limits.close_line_bytes() + 1) + 20 * (limits.reopen_line_bytes() + 1) \
+        == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header))
     assert len(data) <= limits.session_file_bytes() < limits.max_file_bytes() == 27 * limits.MIB
     assert JSONLinesParser().parse(io.BytesIO(data)) == {"source": text}  # no 413
     sf = parse_session_file(text)
@@ -489,11 +512,11 @@ def import_errors(client, capture, lines: list[dict]) -> list[dict]:
 
 @pytest.mark.parametrize("how, offset, message", [
     ("deal after", 1, ("a deal after the close line (line {close}): a closed session takes none, "
-                      "so the close line comes after every deal and purchase, and only payments "
-                      "follow it")),
+                      "so only payments come between a close line and the reopen line that "
+                      "reopens the session")),
     ("purchase after", 1, "a purchase after the close line (line {close})"),
-    ("second close", 2, ("a second close line (the first is line {close}): a file carries one "
-                        "closing, the session's last")),
+    ("second close", 2, ("a close line in a closed session (closed at line {close}): a reopen "
+                        "line comes between two close lines")),
     ("beyond the closing", 1, ("ann owes the banker 20 after the closing (0 for chips, the "
                               "buy-back -20): 21 cannot be paid now.")),
     ("not an object", 0, 'a close line is {{"close": {{"reason": text}}}}'),
@@ -549,3 +572,255 @@ def test_a_payment_toward_chips_lost_on_credit_before_the_close_line_says_where_
     assert errors[0]["message"].startswith("ann owes 0 for chips and cannot pay 20. A payment "
                                            "made after closing toward chips lost on credit comes "
                                            "after the session's close line")
+
+
+# --- sessions closed and reopened: the file carries the history --------------------------------
+
+def same_session(original: GameSession, copy: GameSession, client) -> None:
+    """The copy holds what the original does: status, deals as settled, purchases, payments,
+    the ledger's totals, the standing closing's figures (when closed) and the report's money."""
+    from games.selectors import standing_closing
+
+    original.refresh_from_db()
+    copy.refresh_from_db()
+    assert copy.status == original.status
+    assert settled(copy) == settled(original)
+    assert purchases(copy) == purchases(original)
+    assert payments(copy) == payments(original)
+    assert client.get(url(copy, "ledger")).json()["totals"] == \
+        client.get(url(original, "ledger")).json()["totals"]
+    if original.status == GameSession.Status.CLOSED:
+        fields = ("end_pool_mode", "end_pool", "end_pool_shares", "returned", "warnings", "reason")
+        closings = [standing_closing(s) for s in (original, copy)]
+        assert [getattr(closings[1], f) for f in fields] == [getattr(closings[0], f) for f in fields]
+    reports = [client.get(url(s, "report")).json() for s in (original, copy)]
+    for part in ("players", "through_banker", "transfers"):
+        assert reports[1][part] == reports[0][part], part
+
+
+def closing_log(session: GameSession) -> list[tuple[str, str]]:
+    return list(SessionClosing.objects.filter(session=session).order_by("at", "id")
+                .values_list("action", "reason"))
+
+
+def test_a_session_reopened_after_a_payment_while_closed_imports_back(
+        club, member_for, viewer_client, scorer_client, owner_client,
+        django_capture_on_commit_callbacks):
+    # closed, ann owes the banker 0.20 (chips lost on credit) and pays it; cat is refunded 0.10
+    # by the owner; the session is reopened, dealt on and closed again. The file once had one
+    # close line, the last, with both payments before it: an open session takes neither
+    session = credit_session(club, member_for)
+    assert scorer_client.post(url(session, "close"), {"reason": "first"},
+                              format="json").status_code == 200
+    assert scorer_client.post(url(session, "payments/"), {
+        "player": "ann", "money": 20, "memo": "lost on credit"}, format="json").status_code == 201
+    assert owner_client.post(url(session, "payments/"), {
+        "player": "cat", "money": -10, "memo": "refund"}, format="json").status_code == 201
+    assert owner_client.post(url(session, "reopen"), {"reason": "one more deal"},
+                             format="json").status_code == 200
+    deal_record(session=session, number=2,
+                record={"format": "loo-deal/1", "result": {"tricks": {"cat": 3}}})
+    assert scorer_client.post(url(session, "close"), {"reason": "second"},
+                              format="json").status_code == 200
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    tail = lines[lines.index({"close": {"reason": "first"}}):]
+    assert tail[:4] == [
+        {"close": {"reason": "first"}},
+        {"payment": {"player": "ann", "money": 20, "memo": "lost on credit"}},
+        {"payment": {"player": "cat", "money": -10, "memo": "refund"}},
+        {"reopen": {"reason": "one more deal"}}]
+    assert tail[4]["format"] == "loo-deal/1" and tail[5:] == [{"close": {"reason": "second"}}]
+    assert len(list(replay_session(lines))) == 2  # the engine passes over close and reopen
+    # a scorer may not refund after a close: the file is refused before anything is stored,
+    # naming the refund's line
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks, lines)
+    assert errors == [{"line": lines.index(tail[2]) + 1, "player": "cat", "field": "money", "message": (
+        "After closing, only an owner may refund a payment: it reopens a debt the closing had "
+        "settled. The importer is not an owner of this club.")}]
+    copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    assert closing_log(copy) == closing_log(session) == [
+        ("close", "first"), ("reopen", "one more deal"), ("close", "second")]
+
+
+def test_a_session_reopened_and_open_imports_back_open_with_its_closing_and_reopening(
+        hand_session, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # closed, cat pays 10.00 of his 30.00 on credit while it is closed, reopened and still
+    # open: the file has the close, the payment and the reopen after the last deal, no close
+    # after them
+    session_close(session=hand_session, reason="end of the evening")
+    payment_record(session=hand_session, player="cat", money=1000, memo="cash")
+    assert owner_client.post(url(hand_session, "reopen"), {"reason": "deal 40 miscounted"},
+                             format="json").status_code == 200
+    payment_record(session=hand_session, player="cat", money=500, memo="more")
+    lines = lines_of(viewer_client.get(url(hand_session, "file")))
+    assert lines[-4:] == [
+        {"close": {"reason": "end of the evening"}},
+        {"payment": {"player": "cat", "money": 1000, "memo": "cash"}},
+        {"reopen": {"reason": "deal 40 miscounted"}},
+        {"payment": {"player": "cat", "money": 500, "memo": "more"}}]
+    copy = reimported(hand_session, viewer_client, owner_client,
+                      django_capture_on_commit_callbacks)
+    assert copy.status == GameSession.Status.OPEN
+    same_session(hand_session, copy, viewer_client)
+    assert closing_log(copy) == closing_log(hand_session)
+    assert viewer_client.get(url(copy, "file")).content == \
+        viewer_client.get(url(hand_session, "file")).content  # the same name, the same file
+
+
+@pytest.mark.parametrize("how, message", [
+    ("no close before", ("a reopen line with no close line before it to reverse: only a closed "
+                         "session is reopened, so a reopen line follows its close line (and "
+                         "the payments made while the session was closed)")),
+    ("reopened twice", "a reopen line with no close line before it to reverse"),
+    ("no reason", "A reason is required: say why the session is reopened."),
+    ("blank reason", "A reason is required: say why the session is reopened."),
+    ("long reason", "The reopening's reason is 1,001 characters long; it may be at most 1,000."),
+    ("not text", "The reopening's reason must be text."),
+    ("not an object", 'a reopen line is {"reopen": {"reason": text}}'),
+])
+def test_a_bad_reopen_line_is_refused_naming_its_line(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks,
+        how, message):
+    session = credit_session(club, member_for)
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    close, reopen = {"close": {"reason": "done"}}, {"reopen": {"reason": "again"}}
+    after = {
+        "no close before": [reopen],
+        "reopened twice": [close, reopen, reopen],
+        "no reason": [close, {"reopen": {}}],
+        "blank reason": [close, {"reopen": {"reason": "  "}}],
+        "long reason": [close, {"reopen": {"reason": "x" * 1_001}}],
+        "not text": [close, {"reopen": {"reason": 7}}],
+        "not an object": [close, {"reopen": "again"}],
+    }[how]
+    errors = import_errors(owner_client, django_capture_on_commit_callbacks, [*lines, *after])
+    assert [e["line"] for e in errors] == [len(lines) + len(after)], errors
+    assert errors[0]["message"].startswith(message), errors
+    assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
+
+
+def test_a_file_reopened_more_often_than_a_session_may_be_is_refused_unread(
+        club, member_for, viewer_client):
+    session = credit_session(club, member_for)
+    lines = [session_line(line) + "\n" for line in
+             lines_of(viewer_client.get(url(session, "file")))]
+    cycle = [session_line({"close": {"reason": "done"}}) + "\n",
+             session_line({"reopen": {"reason": "again"}}) + "\n"]
+    assert len(parse_session_file("".join(lines + cycle * 20)).lines) == len(lines) - 1 + 40
+    with pytest.raises(ImportRefused) as refused:
+        parse_session_file("".join(lines + cycle * 21))
+    assert refused.value.errors == [{"line": len(lines) + 42, "message": (
+        "reopening 21: a session is reopened at most 20 times")}]
+
+
+def test_a_reopening_says_why_in_at_most_1000_characters(closed_session_of_credit):
+    session, owner_client = closed_session_of_credit
+    for reason, message in [
+            ("", "A reason is required: say why the session is reopened."),
+            (" " * 3, "A reason is required: say why the session is reopened."),
+            ("x" * 1_001, ("The reopening's reason is 1,001 characters long; it may be at "
+                           "most 1,000."))]:
+        refused = problem(owner_client.post(url(session, "reopen"), {"reason": reason},
+                                            format="json"), 400)
+        assert refused["errors"] == [{"field": "reason", "message": message}]
+    # at the bound once stripped, as stored and as the file carries it
+    done = owner_client.post(url(session, "reopen"), {"reason": f" {'x' * 1_000} "},
+                             format="json")
+    assert done.status_code == 200 and done.json()["reason"] == "x" * 1_000
+
+
+@pytest.fixture
+def closed_session_of_credit(club, member_for, owner_client):
+    session = credit_session(club, member_for)
+    session_close(session=session)
+    return session, owner_client
+
+
+def test_a_payment_under_a_closing_corrected_since_imports_back(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # closed, ann's buy-back is -2 chips: she pays the 0.20 she owes. The session is reopened
+    # and deal 1 corrected (ann took every trick), then closed again. The copy's first closing
+    # is worked out from deal 1 as corrected (ann bought back at +4), which leaves her owing
+    # nothing: her payment is held to what any closing leaves (with credit: anything), not to
+    # that closing's figures, or the file of a stored session would be refused
+    session = credit_session(club, member_for)
+    session_close(session=session, reason="first")
+    payment_record(session=session, player="ann", money=20, memo="lost on credit")
+    session_reopen(session=session, user=None, reason="deal 1 misread")
+    deal_correct(session=session, number=1, reason="ann took them",
+                 record={"format": "loo-deal/1", "result": {"tricks": {"ann": 3}}})
+    session_close(session=session, reason="second")
+    copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    assert closing_log(copy) == closing_log(session)
+    first = [SessionClosing.objects.filter(session=s).order_by("at", "id").first().returned["ann"]
+             for s in (session, copy)]
+    assert first == [-2, 4]  # the reversed closing as it was, and as worked out again
+
+
+def test_a_final_deal_session_reopened_to_play_on_imports_back(
+        club, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # end_pool: final-deal. Closed after the final deal (3), reopened, deal 3 corrected into an
+    # ordinary deal to play on (it leaves 1 unit), a final deal 4, closed again. The copy's
+    # first closing, worked out from deal 3 as corrected, has no final deal before it: a
+    # closing the file reopens later is not refused for it (the file once carried the last
+    # close only, and this session imported back)
+    from tests.reports.test_final_deal import DEFENDED, FINAL
+
+    session = session_create(club=club, date=dt.date(2026, 11, 29), seats=kit.SEATS,
+                             first_dealer="ann",
+                             rules={"game": "three-card", "end_pool": "final-deal"},
+                             chip_value=10, buy_ins=dict.fromkeys(kit.SEATS, 20))
+    first = kit.deal_record(1)
+    first.pop("pool")
+    for number, record in enumerate([first, DEFENDED, FINAL], start=1):
+        deal_record(session=session, number=number, record=record)
+    session_close(session=session, reason="the final deal was played")
+    session_reopen(session=session, user=None, reason="one more round")
+    deal_correct(session=session, number=3, reason="not the final deal after all",
+                 record={"format": "loo-deal/1", "dealer": "cat", "turnup": "9C",
+                         "result": {"tricks": {"dan": 2, "bob": 1}}})
+    deal_record(session=session, number=4, record={
+        "format": "loo-deal/1", "dealer": "dan", "turnup": "9C", "final": True,
+        "result": {"tricks": {"dan": 1, "ann": 1, "bob": 1}}})
+    session_close(session=session, reason="now it was")
+    copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    reversed_closing = SessionClosing.objects.filter(session=copy).order_by("at", "id").first()
+    assert (reversed_closing.end_pool, reversed_closing.warnings[-1]) == (1, (
+        "No final deal was played: the 1 units in the pool were split from ann (a closing a "
+        "session file reopens later, its deals corrected since)."))
+
+
+def test_without_credit_a_payment_under_a_reopened_closing_is_at_most_the_debt(
+        club, member_for, viewer_client, owner_client, django_capture_on_commit_callbacks):
+    # a hand-made file: cat owes 0.50 for chips bought on credit and pays 0.60 under a closing
+    # the file reopens later. Without credit no closing leaves more owing than the chips cost
+    session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card"}, chip_value=10,
+                             buy_ins=dict.fromkeys(kit.SEATS, 20))
+    purchase_record(session=session, player="cat", chips=5, paid=False)
+    lines = lines_of(viewer_client.get(url(session, "file")))
+    errors = import_errors(owner_client, django_capture_on_commit_callbacks, [
+        *lines, {"close": {"reason": "done"}}, {"payment": {"player": "cat", "money": 60}},
+        {"reopen": {"reason": "again"}}])
+    assert errors == [{"line": len(lines) + 2, "player": "cat", "field": "money", "message": (
+        "cat owes 50 for chips and cannot pay 60: without credit no closing leaves more owing "
+        "than the chips cost.")}]
+
+
+def test_no_login_is_no_owner_for_a_refund_after_the_close(club, member_for):
+    # an owner member without a login (a club's records may hold one) made every caller
+    # without a login (user=None: the shell's import without --user) an owner for a refund
+    from accounts.services import member_ensure
+    from games.services.payments import may_refund_after_close
+
+    member_ensure(club=club, name="eve-owner", role="owner")
+    session = credit_session(club, member_for)
+    session_close(session=session)
+    with pytest.raises(Problem) as refused:
+        payment_record(session=session, player="cat", money=-20, user=None)
+    assert (refused.value.status_code, refused.value.code) == (403, "permission-denied")
+    assert may_refund_after_close(club.pk, member_for("owner").user)
+    assert not may_refund_after_close(club.pk, member_for("scorer").user)

@@ -7,13 +7,14 @@ buys chips, records the next legal deal (the simulator's, dealt by and into what
 expects), an irregular one (a play swapped, two plays of a trick swapped, a pre-play
 irregularity, a card played twice), a final deal, or one the session does not expect; corrects an
 earlier deal (with another legal deal, an irregular one, one that changes the pool, a final deal,
-the very record it holds, or one that disagrees with the session); closes, reopens, pays debts,
-and exports the session and imports it back. It keeps its own model, the records it had accepted
+the very record it holds, or one that disagrees with the session); closes, reopens, pays debts
+(also while closed, then reopening: money recorded under a closing reversed since), and exports
+the session and imports it back. It keeps its own model, the records it had accepted
 and the purchases in play order, and from it predicts, with the engine alone, every refusal: a
 player short of chips with credit off (then it buys what the refusal names and records the deal
 again), a deal after the final deal, a correction that would leave a later deal impossible (its
 dealer, its record, its pool, a player below zero) or change nothing, a write to a closed session,
-a close without its final deal, a payment above the debt. The service layer takes no
+a close without its final deal, a payment above the debt, a 21st reopening. The service layer takes no
 ``Idempotency-Key`` (the views do: tests/api/test_idempotency.py), so no write is sent twice here.
 A refused write must change nothing (the session's rows are compared before and after).
 
@@ -81,6 +82,8 @@ RULES: list[dict[str, Any]] = [{"preset": name} for name in PRESETS] + [
 SIZES = {"default": (25, 30), "ci": (30, 40), "thorough": (300, 60)}
 #: the largest pool a deal revision holds (games.services.limits.MAX_POOL)
 MAX_POOL = 2_147_483_647
+#: the most times a session is reopened (games.services.limits.MAX_REOPENS)
+MAX_REOPENS = 20
 #: endings after which the same dealer deals again: a final deal ending so is dealt again
 VOID = {"misdeal", "redeal", "thrown-in"}
 
@@ -182,6 +185,7 @@ class Model:
     paid_later: dict[str, int] = field(default_factory=dict)
     closed: bool = False
     returned: dict[str, int] = field(default_factory=dict)  # the standing closing's buy-back
+    reopens: int = 0  # how many times the session was reopened
 
     _chained: tuple[list[dict[str, Any]], Turn] | None = None
 
@@ -706,12 +710,35 @@ class SessionMachine(RuleBasedStateMachine):
             why_not = Impossible(400, "validation-error", "no reason")
         elif not m.closed:
             why_not = Impossible(409, "session-open", "open")
+        elif m.reopens >= MAX_REOPENS:
+            why_not = Impossible(409, "session-full", "reopened as often as a session may be")
         else:
             why_not = None
         self.attempt(why_not, lambda: session_reopen(session=self.session, user=self.owner,
                                                      reason=reason))
         if why_not is None:
-            m.closed, m.returned = False, {}
+            m.closed, m.returned, m.reopens = False, {}, m.reopens + 1
+            event("reopened")
+
+    @precondition(is_open)
+    @rule(refund=st.integers(0, len(MEMBERS) - 1))
+    def close_settle_and_reopen(self, refund: int) -> None:
+        """Close, then, while closed, every debt paid (chips lost on credit among them) and a
+        payment refunded, then reopen: money recorded under a closing that is reversed, which
+        the session file must carry between its close and reopen lines."""
+        m = self.model
+        assert m is not None
+        self.close(reopen=False)
+        if not m.closed:
+            return  # refused (no final deal)
+        before = dict(m.paid_later)
+        for player in range(len(m.seats)):
+            self.pay(player, "all")
+        self.pay(refund, "refund")
+        self.reopen("settled too soon")
+        if m.paid_later != before:  # money moved under the closing: its file, at once
+            event("paid while closed, then reopened")
+            self.export_and_import_back()
 
     @rule(player=st.integers(0, len(MEMBERS) - 1), how=st.sampled_from(["all", "part", "more", "refund"]))
     def pay(self, player: int, how: str) -> None:
@@ -756,8 +783,10 @@ class SessionMachine(RuleBasedStateMachine):
 
         m = self.model
         assert m is not None and self.session is not None
-        job = run_import(ImportJob.objects.create(club=self.club,
-                                                  source=session_file_text(self.session)).pk)
+        text = session_file_text(self.session)
+        # imported by the owner, who may refund after a close as the original's payments did
+        job = run_import(ImportJob.objects.create(club=self.club, created_by=self.owner,
+                                                  source=text).pk)
         assert job.status == "done", (job.detail, job.errors)
         copy_ = job.session
         assert ledger_check(copy_) == []
@@ -785,6 +814,15 @@ class SessionMachine(RuleBasedStateMachine):
         assert money_owed(copy_) == money_owed(self.session)
         assert {p.name: p.owed_to_banker for p in session_report(copy_).players} == {
             s: m.owed(s) for s in m.seats}
+        # every close and reopen, in order, and the payments among them: the copy's own file
+        # is the original's
+        assert list(SessionClosing.objects.filter(session=copy_).order_by("at", "id")
+                    .values_list("action", "reason")) == list(
+            SessionClosing.objects.filter(session=self.session).order_by("at", "id")
+            .values_list("action", "reason"))
+        if m.reopens:
+            event("exported reopened")
+        assert session_file_text(copy_) == text
 
     # - invariants -
 
