@@ -45,14 +45,41 @@ def eager_celery():
     app.conf.task_always_eager = before
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_keys(worker_id):
+    """Each xdist worker keeps its cache keys under a prefix of its own: on a shared Redis
+    (CI's ``CACHE_URL``), one worker's clearing must not wipe the login counts a test in the
+    other worker is counting up."""
+    from django.conf import settings as django_settings
+    from django.test import override_settings
+
+    default = {**django_settings.CACHES["default"], "KEY_PREFIX": f"test-{worker_id}"}
+    with override_settings(CACHES={**django_settings.CACHES, "default": default}):
+        yield
+
+
+def _clear_own_cache() -> None:
+    """Forget this worker's cache keys: all of an in-process cache, only its own prefix's on
+    Redis (``cache.clear()`` would flush the other worker's too)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    cache = caches["default"]  # (``django.core.cache.cache`` is a proxy: no isinstance)
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    keys = list(client.scan_iter(match=f"{cache.key_prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Every test starts with no rate-limit counts (the cache may be a shared Redis)."""
-    from django.core.cache import cache
-
-    cache.clear()
+    _clear_own_cache()
     yield
-    cache.clear()
+    _clear_own_cache()
 
 
 @pytest.fixture

@@ -144,7 +144,7 @@ def test_an_accept_the_url_cannot_meet_is_a_documented_406(url, path, accept, op
 
 
 def test_a_whole_evening_answers_as_documented(openapi, scorer_client, owner_client,
-                                               django_capture_on_commit_callbacks):
+                                               django_capture_on_commit_callbacks, eager_celery):
     """Open, buy on credit, record, correct, pay, close, reopen, close again, read everything,
     export and import back: every answer fits its documented schema, and names no field the
     schema leaves out (the close, reopen, closings and import answers were untyped objects)."""
