@@ -21,7 +21,14 @@ from rest_framework.response import Response
 
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
 from games.api.filters import DATE_FROM, DATE_HELP, DATE_TO, date_range
-from games.api.schema import CloseAnswerSchema, ClosingSchema, ReopenAnswerSchema, problems
+from games.api.schema import (
+    CloseAnswerSchema,
+    CloseBodySchema,
+    ClosingSchema,
+    ReopenAnswerSchema,
+    ReopenBodySchema,
+    problems,
+)
 from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.imports.export import session_file_text
 from games.models import GameSession
@@ -242,7 +249,7 @@ def timestamp(moment: datetime) -> str:
     return serializers.DateTimeField().to_representation(moment)
 
 
-def reason_of(request: Request) -> str:
+def reason_of(request: Request, body: type[serializers.Serializer]) -> str:
     """The body's ``reason`` for a close or reopen: text, or "" when absent or null. Anything
     else is a 400 naming it: it used to be stored as its Python repr (``null`` as "None", a list
     as "['...']") in the closings log and the session file's close line."""
@@ -251,7 +258,8 @@ def reason_of(request: Request) -> str:
         raise Problem(400, detail='The body is a JSON object: {"reason": "..."}.',
                       code="validation-error",
                       errors=[{"field": None, "message": "Expected an object."}])
-    if unknown := unknown_fields(data, ["reason"], ["reason"]):
+    fields = list(body().fields)  # the body's fields as the schema documents them: reason
+    if unknown := unknown_fields(data, fields, fields):
         raise Problem(400, detail=" ".join(m for ms in unknown.values() for m in ms),
                       code="validation-error",
                       errors=[{"field": k, "message": m} for k, ms in unknown.items() for m in ms])
@@ -275,7 +283,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+    @extend_schema(request=CloseBodySchema, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: CloseAnswerSchema, **problems(401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, the close and the settlement answered
@@ -283,7 +291,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_close
 
         session = self.session_for_write()
-        reason = reason_of(request)
+        reason = reason_of(request, CloseBodySchema)
         done = session_close(session=session, user=request.user, reason=reason)
         report = session_report(session)
         return Response({
@@ -309,7 +317,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
 
     permission_classes = [IsClubOwner]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+    @extend_schema(request=ReopenBodySchema, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: ReopenAnswerSchema, **problems(400, 401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, then the reopen
@@ -317,7 +325,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_reopen
 
         session = self.session_for_write()
-        reason = reason_of(request)
+        reason = reason_of(request, ReopenBodySchema)
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
                          "reopened_by": request.user.get_username(), "reopened_at": timestamp(log.at),
