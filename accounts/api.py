@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
+from loo_ledger.locations import location
 
 from .login_limits import LoginRateThrottle
 from .models import Club, Member
@@ -135,7 +136,8 @@ class ClubListCreateView(generics.ListCreateAPIView):
             member_name=data.get("member_name"),
         )
         out = ClubSerializer(member.club, context={"member": member, "request": request})
-        return Response(out.data, status=status.HTTP_201_CREATED)
+        return Response(out.data, status=status.HTTP_201_CREATED,
+                        headers=location(request, reverse("club-detail", args=[member.club.slug])))
 
 
 @extend_schema(tags=["clubs"])
@@ -190,7 +192,7 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
 
     def get_success_headers(self, data: Any) -> dict[str, str]:
         """``Location``: the new member's URL, as a new session's or deal's answer has."""
-        return {"Location": reverse("member-detail", args=[self.club.slug, data["name"]])}
+        return location(self.request, reverse("member-detail", args=[self.club.slug, data["name"]]))
 
 
 @extend_schema(tags=["clubs"])

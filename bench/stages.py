@@ -33,11 +33,11 @@ from floor import floor_deal
 
 from games.rules import RuleSet, record
 from games.rules.deal import Deal
-from games.rules.phases import EXCHANGE
+from games.rules.phases import DECLARATIONS, EXCHANGE
 
 STAGES = ("json.loads", "hands read back", "Deal set-up", "declarations", "exchanges", "plays",
           "verdict")
-_DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})
+_DECLARATIONS = frozenset(DECLARATIONS)
 
 
 def cached_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:

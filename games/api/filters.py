@@ -1,19 +1,97 @@
-"""List filters: sessions by date range and status; deals by status and violation rule."""
+"""List filters: sessions by date range and status; deals by status and violation rule.
+
+A date range reads alike wherever the API takes one (the sessions list, the club results and
+their page): ``date_from`` and ``date_to``, each a day like 2026-11-30 and either left out, and a
+range that ends before it starts is one 400 (:func:`refuse_reversed`) rather than an answer
+with nothing in it.
+"""
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
 import django_filters
+from django.db.models import QuerySet
 
 from games.models import Deal, GameSession
+from loo_ledger.problems import Problem
+
+DATE_FROM, DATE_TO = "date_from", "date_to"
+#: how each range parameter is documented, on every endpoint that takes it
+DATE_HELP = {
+    DATE_FROM: "On or after this day (YYYY-MM-DD). After `date_to` is a 400.",
+    DATE_TO: "On or before this day (YYYY-MM-DD). Before `date_from` is a 400.",
+}
+
+
+def parse_day(value: str | None, field: str) -> date | None:
+    """A query's day, named ``field`` in the 400 when it is not one; None when left out."""
+    if not value:
+        return None
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # fromisoformat takes 20261130 too
+            raise ValueError(value)
+        return date.fromisoformat(value)
+    except ValueError:
+        raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",
+                      errors=[{"field": field, "message": "Expected YYYY-MM-DD."}],
+                      code="validation-error") from None
+
+
+def refuse_reversed(date_from: date | None, date_to: date | None,
+                    names: tuple[str, str] = (DATE_FROM, DATE_TO)) -> None:
+    """400 for a range that ends before it starts, naming the parameters as the client sent
+    them (``names``): such a range holds nothing, so it is a slip to be said, not an empty
+    answer."""
+    if date_from and date_to and date_from > date_to:
+        first, last = names
+        raise Problem(400, detail=f"{first} ({date_from}) is after {last} ({date_to}).",
+                      errors=[{"field": last, "message": f"Must not be before {first}."}],
+                      code="validation-error")
+
+
+def _named(query: Mapping[str, Any], name: str, alias: str | None) -> tuple[str, str | None]:
+    """The name a day came under (``name``, else its ``alias``) and its text; both given with
+    different days is a 400."""
+    value = query.get(name) or None
+    other = (query.get(alias) or None) if alias else None
+    if value and other and value != other:
+        raise Problem(400, detail=f"{name} and {alias} (its alias) give different days, {value} "
+                      f"and {other}: send one.", code="validation-error",
+                      errors=[{"field": name, "message": f"Differs from {alias}={other}."}])
+    if value or not other:
+        return name, value
+    return alias, other  # type: ignore[return-value]
+
+
+def date_range(query: Mapping[str, Any], aliases: Mapping[str, str] | None = None
+               ) -> tuple[date | None, date | None]:
+    """``date_from`` and ``date_to`` of a query (or their ``aliases``: the club results'
+    ``from`` and ``to``), each named in its 400, and the range refused if reversed."""
+    aliases = aliases or {}
+    first, first_text = _named(query, DATE_FROM, aliases.get(DATE_FROM))
+    last, last_text = _named(query, DATE_TO, aliases.get(DATE_TO))
+    date_from, date_to = parse_day(first_text, first), parse_day(last_text, last)
+    refuse_reversed(date_from, date_to, (first, last))
+    return date_from, date_to
 
 
 class SessionFilter(django_filters.FilterSet):
-    date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte", label="On or after this date")
-    date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte", label="On or before this date")
+    date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte", label=DATE_HELP[DATE_FROM])
+    date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte", label=DATE_HELP[DATE_TO])
     status = django_filters.ChoiceFilter(choices=GameSession.Status.choices)
 
     class Meta:
         model = GameSession
         fields = ["date_from", "date_to", "status"]
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        """The dates read (each a 400 of django-filter's if it is none), the range as every
+        endpoint checks it."""
+        refuse_reversed(self.form.cleaned_data.get(DATE_FROM), self.form.cleaned_data.get(DATE_TO))
+        return super().filter_queryset(queryset)
 
 
 class DealFilter(django_filters.FilterSet):
@@ -32,4 +110,4 @@ class DealFilter(django_filters.FilterSet):
         fields = ["status", "violation", "dealer"]
 
 
-__all__ = ["DealFilter", "SessionFilter"]
+__all__ = ["DATE_HELP", "DealFilter", "SessionFilter", "date_range", "parse_day", "refuse_reversed"]

@@ -13,10 +13,13 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from games.rules.phases import ACTIONS as RECORD_ACTIONS
 from games.rules.version import RECORD_FORMAT
+from games.services.limits import MAX_REASON_CHARS
+from loo_ledger.fields import KnownFieldsOnly
 
 CARD_HELP = "A card: rank A K Q J T 9 ... 2 (10 accepted) and suit C D H S, e.g. 'TH', 'JC'."
-ACTIONS = ["stand", "pass", "take-miss", "defend", "exchange", "flush", "play", "irregularity"]
+ACTIONS = list(RECORD_ACTIONS)  # the engine's: one list, which its "unknown action" names
 IRREGULARITIES = [
     "misdeal", "looked-out-of-turn", "declared-out-of-turn", "looked-at-miss",
     "looked-at-discards", "looked-at-hand", "exposed-card", "threw-up-after-lead",
@@ -238,6 +241,29 @@ class TransferSchema(serializers.Serializer):
     payee = serializers.CharField()
     amount = serializers.IntegerField(help_text="Minor units.")
     explanation = serializers.CharField()
+
+
+# The bodies of close and reopen: ``games.reports.api.reason_of`` reads them, and takes these
+# fields as the only ones it knows.
+class CloseBodySchema(KnownFieldsOnly, serializers.Serializer):
+    """A close's body: an optional reason; any other key is a 400."""
+
+    reason = serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, max_length=MAX_REASON_CHARS,
+        help_text="Why (kept in the closings log and the session file's close line); null or "
+                  "left out: no reason.")
+
+    class Meta:
+        ref_name = "Close"  # the request component: CloseRequest
+
+
+class ReopenBodySchema(KnownFieldsOnly, serializers.Serializer):
+    """A reopen's body: the reason, required; any other key is a 400."""
+
+    reason = serializers.CharField(help_text="Why the session is reopened (required; logged).")
+
+    class Meta:
+        ref_name = "Reopen"  # the request component: ReopenRequest
 
 
 class CloseAnswerSchema(serializers.Serializer):

@@ -28,6 +28,7 @@ from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from games.services.ledger import ledger_statement, session_lock
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
+from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 
 from . import serializers as s
@@ -105,7 +106,7 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
         session = session_get(club=self.club, session_id=session.pk)
         return Response(s.SessionSerializer(session, context={"request": request}).data,
                         status=status.HTTP_201_CREATED,
-                        headers={"Location": reverse("session-detail", args=[self.club.slug, session.pk])})
+                        headers=location(request, reverse("session-detail", args=[self.club.slug, session.pk])))
 
 
 @extend_schema(tags=["sessions"], responses={200: s.SessionSerializer, **problems(401, 404)})
@@ -145,7 +146,7 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
         session, data = self.session_and_input(s.DealCreateSerializer, request)
         deal = deal_record(session=session, user=request.user, **data)
         return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
-                        status=status.HTTP_201_CREATED, headers=deal_location(session, deal.number))
+                        status=status.HTTP_201_CREATED, headers=deal_location(request, session, deal.number))
 
 
 @extend_schema(tags=["deals"], responses={200: s.DealDetailSerializer, **problems(401, 404)})
@@ -164,10 +165,10 @@ class DealDetailView(SessionScopedMixin, ClubScopedAPIView):
         return Response(s.DealDetailSerializer(deal).data)
 
 
-def deal_location(session: GameSession, number: int) -> dict[str, str]:
+def deal_location(request: Request, session: GameSession, number: int) -> dict[str, str]:
     """``Location`` of a deal written (recorded, or corrected: its new revision is listed
     there)."""
-    return {"Location": reverse("deal-detail", args=[session.club.slug, session.pk, number])}
+    return location(request, reverse("deal-detail", args=[session.club.slug, session.pk, number]))
 
 
 def correction_data(correction: Correction, reason: str) -> dict[str, Any]:
@@ -195,7 +196,7 @@ class DealCorrectionView(SessionScopedMixin, ClubScopedAPIView):
         correction = deal_correct(session=session, number=self.kwargs["number"], user=request.user, **data)
         return Response(correction_data(correction, data["reason"]),
                         status=status.HTTP_201_CREATED,
-                        headers=deal_location(session, correction.deal.number))
+                        headers=deal_location(request, session, correction.deal.number))
 
 
 @extend_schema(tags=["ledger"], responses={200: s.LedgerSerializer, **problems(401, 404)})

@@ -19,6 +19,7 @@ from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry
 from games.services import limits
 from games.services.idempotency import idempotent
+from loo_ledger.locations import location
 from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
 
@@ -149,7 +150,7 @@ class ImportListView(ClubScopedAPIView):
                                     filename=filename, allow_duplicate=allow)
         job.refresh_from_db()  # eager mode ran the task already
         body = job_json(request, job)
-        return Response(body, status=202, headers={"Location": body["url"]})
+        return Response(body, status=202, headers=location(request, body["url"]))
 
     @extend_schema(operation_id="clubs_imports_list", description="The club's newest "
                    f"{IMPORTS_LISTED} import jobs, newest first (older ones by their URL).",

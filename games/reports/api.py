@@ -6,7 +6,6 @@ Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
@@ -21,7 +20,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.tenancy import CanRead, CanRecord, ClubScopedAPIView, IsClubOwner
-from games.api.schema import CloseAnswerSchema, ClosingSchema, ReopenAnswerSchema, problems
+from games.api.filters import DATE_FROM, DATE_HELP, DATE_TO, date_range
+from games.api.schema import (
+    CloseAnswerSchema,
+    CloseBodySchema,
+    ClosingSchema,
+    ReopenAnswerSchema,
+    ReopenBodySchema,
+    problems,
+)
 from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.imports.export import session_file_text
 from games.models import GameSession
@@ -83,29 +90,14 @@ def _answer_in_json(request: Request) -> None:
     request.accepted_media_type = "application/json"
 
 
-def parse_day(value: str | None, field: str) -> date | None:
-    if not value:
-        return None
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # fromisoformat takes 20261130 too
-            raise ValueError(value)
-        return date.fromisoformat(value)
-    except ValueError:
-        raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",
-                      errors=[{"field": field, "message": "Expected YYYY-MM-DD."}],
-                      code="validation-error") from None
+#: the club results' first names for ``date_from`` and ``date_to``, still read
+RESULTS_DATE_ALIASES = {DATE_FROM: "from", DATE_TO: "to"}
 
 
-def parse_range(query: Mapping[str, str]) -> tuple[date | None, date | None]:
-    """``?from=&to=`` of the club results (API and page); a range that ends before it starts
-    is refused rather than answered with nothing."""
-    date_from = parse_day(query.get("from"), "from")
-    date_to = parse_day(query.get("to"), "to")
-    if date_from and date_to and date_from > date_to:
-        raise Problem(400, detail=f"from ({date_from}) is after to ({date_to})",
-                      errors=[{"field": "to", "message": "Must not be before from."}],
-                      code="validation-error")
-    return date_from, date_to
+def results_range(query: Mapping[str, str]) -> tuple[date | None, date | None]:
+    """The club results' date range (API and page): ``date_from``/``date_to`` or their
+    aliases ``from``/``to``."""
+    return date_range(query, RESULTS_DATE_ALIASES)
 
 
 def _file_name(session: GameSession, what: str, report: SessionReport, ext: str) -> str:
@@ -218,7 +210,8 @@ class SessionFileView(SessionScopedMixin, DownloadView):
 
 
 class ClubResultsView(DownloadView):
-    """GET each player's results over the club's closed sessions (`?from=&to=`, `?format=csv`)."""
+    """GET each player's results over the club's closed sessions (`?date_from=&date_to=`, or
+    `?from=&to=`; `?format=csv`)."""
 
     name = "Club results"  # the browsable API's title and breadcrumb
 
@@ -226,14 +219,18 @@ class ClubResultsView(DownloadView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("from", OpenApiTypes.DATE), OpenApiParameter("to", OpenApiTypes.DATE),
+            *(OpenApiParameter(name, OpenApiTypes.DATE, description=DATE_HELP[name])
+              for name in (DATE_FROM, DATE_TO)),
+            *(OpenApiParameter(alias, OpenApiTypes.DATE, description=f"Alias of `{name}` (the "
+                               "name this endpoint took first); both with different days is a 400.")
+              for name, alias in RESULTS_DATE_ALIASES.items()),
             OpenApiParameter("format", str, enum=["json", "csv"]),
         ],
         responses={(200, "application/json"): OpenApiTypes.OBJECT,
                    (200, "text/csv"): OpenApiTypes.STR, **problems(400, 401, 404, 406)},
     )
     def get(self, request: Request, club: str) -> Response:
-        date_from, date_to = parse_range(request.query_params)
+        date_from, date_to = results_range(request.query_params)
         rows = club_results(self.club, date_from, date_to)
         if request.accepted_renderer.format == "csv":
             return Response(club_results_csv(rows), headers={
@@ -252,7 +249,7 @@ def timestamp(moment: datetime) -> str:
     return serializers.DateTimeField().to_representation(moment)
 
 
-def reason_of(request: Request) -> str:
+def reason_of(request: Request, body: type[serializers.Serializer]) -> str:
     """The body's ``reason`` for a close or reopen: text, or "" when absent or null. Anything
     else is a 400 naming it: it used to be stored as its Python repr (``null`` as "None", a list
     as "['...']") in the closings log and the session file's close line."""
@@ -261,7 +258,8 @@ def reason_of(request: Request) -> str:
         raise Problem(400, detail='The body is a JSON object: {"reason": "..."}.',
                       code="validation-error",
                       errors=[{"field": None, "message": "Expected an object."}])
-    if unknown := unknown_fields(data, ["reason"], ["reason"]):
+    fields = list(body().fields)  # the body's fields as the schema documents them: reason
+    if unknown := unknown_fields(data, fields, fields):
         raise Problem(400, detail=" ".join(m for ms in unknown.values() for m in ms),
                       code="validation-error",
                       errors=[{"field": k, "message": m} for k, ms in unknown.items() for m in ms])
@@ -285,7 +283,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
 
     permission_classes = [CanRecord]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+    @extend_schema(request=CloseBodySchema, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: CloseAnswerSchema, **problems(401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, the close and the settlement answered
@@ -293,7 +291,7 @@ class SessionCloseView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_close
 
         session = self.session_for_write()
-        reason = reason_of(request)
+        reason = reason_of(request, CloseBodySchema)
         done = session_close(session=session, user=request.user, reason=reason)
         report = session_report(session)
         return Response({
@@ -319,7 +317,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
 
     permission_classes = [IsClubOwner]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, parameters=[IDEMPOTENCY_PARAM],
+    @extend_schema(request=ReopenBodySchema, parameters=[IDEMPOTENCY_PARAM],
                    responses={200: ReopenAnswerSchema, **problems(400, 401, 403, 404, 409, 422)})
     @idempotent
     @transaction.atomic  # the role again under the session's lock, then the reopen
@@ -327,7 +325,7 @@ class SessionReopenView(SessionScopedMixin, ClubScopedAPIView):
         from games.services.closing import session_reopen
 
         session = self.session_for_write()
-        reason = reason_of(request)
+        reason = reason_of(request, ReopenBodySchema)
         log = session_reopen(session=session, user=request.user, reason=reason)
         return Response({"session": session.pk, "status": session.status,
                          "reopened_by": request.user.get_username(), "reopened_at": timestamp(log.at),

@@ -33,11 +33,11 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
 
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
-    from games.reports.api import parse_range
+    from games.reports.api import results_range
 
     member = resolve_membership(request.user, club)
     try:
-        date_from, date_to = parse_range(request.GET)
+        date_from, date_to = results_range(request.GET)
     except Problem as exc:  # the page again, saying what is wrong with the dates
         return render(request, "reports/club_results.html", {
             "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "",

@@ -16,8 +16,9 @@ from .duties import DUTY_UPTO, Duties, card_tables
 from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error
 from .exchanging import Exchanging
 from .flushes import ShowingFlushes, flush_class
-from .options import RuleSet, rules_from
+from .options import GAME_NAMES, RuleSet, rules_from
 from .phases import (
+    DECLARATIONS,
     DECLARE,
     EXCHANGE,
     FLUSH,
@@ -26,6 +27,7 @@ from .phases import (
     OVER,
     PLAY,
     SINGLE_LOO_KINDS,
+    unknown_action,
 )
 from .settlement import Books
 from .verdict import build_verdict
@@ -250,7 +252,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     cards = self._cards(cards, f"hands.{name}", errors, name)
                     if len(cards) != hs:
                         errors.append(record_error(
-                            f"hands: {name} holds {len(cards)} cards, {r.game} Loo deals {hs}",
+                            f"hands: {name} holds {len(cards)} cards, {GAME_NAMES[r.game]} "
+                            f"deals {hs} cards a hand",
                             field="hands", player=name))
                 dealt[i] = cards
             for cards in dealt:
@@ -442,8 +445,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             if self._ended == "thrown-in" and kind == "irregularity":
                 return  # the rest of a thrown-in hand
             raise self._err(f"{kind}: the deal is already over", player=action.get("player"))
-        if kind in ("stand", "pass", "take-miss", "defend", "fold"):
-            self._push_declaration(action, "pass" if kind == "fold" else kind)
+        if kind in DECLARATIONS:
+            self._push_declaration(action, kind)
         elif kind == "exchange":
             self._push_exchange(action)
         elif kind == "flush":
@@ -451,7 +454,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         elif kind == "irregularity":
             self._push_irregularity(action)
         else:
-            raise self._err(f"unknown action {kind!r}", player=action.get("player")
+            raise self._err(unknown_action(kind), player=action.get("player")
                             if isinstance(action, Mapping) else None, field="action")
 
     # ---------------------------------------------------------------- irregularities

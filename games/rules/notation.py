@@ -1,6 +1,6 @@
 """The compact text notation for the table: one action per line, round-tripping with JSON.
 
-    ann stand              {"player": "ann", "action": "stand"}   (pass, take-miss, defend, fold)
+    ann stand              {"player": "ann", "action": "stand"}   (pass, take-miss, defend)
     bob miss               {"player": "bob", "action": "take-miss"}   (read only; written take-miss)
     ann AD                 {"player": "ann", "action": "play", "card": "AD"}
     dan AS civil           ... "play", "card": "AS", "say": "pam-be-civil"
@@ -23,8 +23,7 @@ from typing import Any
 
 from .cards import format_card
 from .errors import RecordError, record_error
-
-_DECLARATIONS = ("stand", "pass", "take-miss", "defend", "fold")
+from .phases import DECLARATIONS, unknown_action
 
 
 def _seat_text(player: Any) -> str:
@@ -39,7 +38,7 @@ def _seat_text(player: Any) -> str:
 def action_to_text(action: Mapping[str, Any]) -> str:
     """One record action as a line of the compact notation."""
     player, kind = _seat_text(action["player"]), action["action"]
-    if kind in _DECLARATIONS and len(action) == 2:
+    if kind in DECLARATIONS and len(action) == 2:
         return f"{player} {kind}"
     if kind == "play" and set(action) <= {"player", "action", "card", "say"}:
         say = action.get("say")
@@ -86,7 +85,7 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     player, verb, rest = words[0], words[1], words[2:]
     if verb == "miss":
         verb = "take-miss"
-    if verb in _DECLARATIONS and not rest:
+    if verb in DECLARATIONS and not rest:
         return {"player": player, "action": verb}
     if verb == "exchange":
         discard, arrow, draw = " ".join(rest).partition(">")
@@ -110,6 +109,9 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
         if rest:
             out["say"] = "pam-be-civil"
         return out
+    if not rest and re.fullmatch(r"[a-z][a-z-]{3,}", verb):  # a word, too long for a card
+        raise RecordError([record_error(f"line {line}: {unknown_action(verb)}", player=player,
+                                        field="actions")])
     raise RecordError([record_error(f"line {line}: cannot read {text.strip()!r}",
                                     player=player, field="actions")])
 

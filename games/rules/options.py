@@ -12,7 +12,11 @@ from typing import Any
 
 from .errors import RuleError
 
-GAMES = ("three-card", "irish", "five-card", "poker-loo")
+#: each game (the ``game`` option's values) and how a message names it ("poker-Loo is played
+#: by 2 to 8 players", "Irish Loo deals 3 cards a hand")
+GAME_NAMES = {"three-card": "three-card Loo", "irish": "Irish Loo", "five-card": "five-card Loo",
+              "poker-loo": "poker-Loo"}
+GAMES = tuple(GAME_NAMES)
 
 #: option -> allowed values (for the choice options)
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -186,7 +190,7 @@ class RuleSet:
         elif len(set(seats)) != len(seats):
             errors.append("seats: a player is seated twice")
         if not low <= len(seats) <= high:
-            errors.append(f"seats: {self.game} Loo is played by {low} to {high} players, "
+            errors.append(f"seats: {GAME_NAMES[self.game]} is played by {low} to {high} players, "
                           f"not {len(seats)}")
         if errors:
             raise RuleError(errors)
@@ -290,14 +294,16 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     for name, games in APPLIES.items():
         if game not in games and name in options and values.get(name) != defaults[name] \
                 and not (name in ANTES and values.get(name) == _ante(name, defaults[name], [])):
-            errors.append(f"{name}: does not apply to {game} Loo")
+            errors.append(f"{name}: does not apply to {GAME_NAMES[game]}")
     if values.get("loo") == "mixed" and values.get("loo_cap") in (None, 0):
         errors.append("loo_cap: mixed loo needs a cap (e.g. 30)")
     flush = values.get("flush")
     if game == "three-card" and flush == "five-card":
-        errors.append("flush: five-card flushes are not played at three-card Loo (use three-trumps)")
+        errors.append(f"flush: five-card flushes are not played at {GAME_NAMES[game]} (use "
+                      "three-trumps)")
     if game == "five-card" and flush in ("three-trumps", "three-trumps-redeal"):
-        errors.append("flush: three-trump flushes belong to three-card Loo (use five-card or none)")
+        errors.append(f"flush: three-trump flushes belong to {GAME_NAMES['three-card']} (use "
+                      "five-card or none)")
     if values.get("blaze") and flush == "none":
         errors.append("blaze: a blaze wins like a flush; it needs flush \"five-card\"")
     if game == "irish" and values.get("trump_turned") == "on-first-void" and values.get("club_law"):

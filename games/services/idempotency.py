@@ -37,6 +37,7 @@ from rest_framework.response import Response
 from accounts.models import Club
 from games.models import IdempotencyKey
 from games.services import limits
+from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 
 HEADER = "Idempotency-Key"
@@ -142,6 +143,15 @@ def idempotency_finish(row: IdempotencyKey, response: Response) -> None:
     row.save(update_fields=["state", "response_status", "response_body", "response_headers", "completed_at"])
 
 
+def stored_headers(request: Request, row: IdempotencyKey) -> dict[str, str]:
+    """The first answer's kept headers, a ``Location`` in today's form: an answer stored while
+    the API answered a path there is replayed with the absolute URL a new answer carries."""
+    headers = dict(row.response_headers)
+    if "Location" in headers:
+        headers.update(location(request, headers["Location"]))
+    return headers
+
+
 def idempotency_release(row: IdempotencyKey) -> None:
     IdempotencyKey.objects.filter(pk=row.pk, state=IdempotencyKey.State.IN_FLIGHT).delete()
 
@@ -172,7 +182,7 @@ def idempotent(handler: Callable[..., Response] | None = None, *, current: Curre
         )
         if done:
             return Response(now(view, request, row.response_body), status=row.response_status,
-                            headers={**row.response_headers, REPLAYED_HEADER: "true"})
+                            headers={**stored_headers(request, row), REPLAYED_HEADER: "true"})
         try:
             with transaction.atomic():
                 response = handler(view, request, *args, **kwargs)

@@ -141,7 +141,7 @@ def test_retried_member_create_returns_the_first_answer(club, owner_client):
     again = owner_client.post(url, body, format="json", headers={"Idempotency-Key": "m-1"})
     assert first.status_code == again.status_code == 201, again.content
     assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
-    assert first["Location"] == again["Location"] == f"{url}fay/"
+    assert first["Location"] == again["Location"] == f"http://testserver{url}fay/"
     other = owner_client.post(url, {"name": "gus", "role": "player"}, format="json",
                               headers={"Idempotency-Key": "m-1"})
     assert problem(other, 422)["code"] == "unprocessable"
@@ -157,7 +157,7 @@ def test_retried_correction(played, scorer_client):
     assert again.json() == first.json()
     assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 2
     # 201 says where: the deal, whose revisions list the new one (there was no Location)
-    assert first["Location"] == again["Location"] == f"{deals_url(played)}1/"
+    assert first["Location"] == again["Location"] == f"http://testserver{deals_url(played)}1/"
     assert scorer_client.get(first["Location"]).json()["revisions"][-1]["reason"] == "typo"
 
 

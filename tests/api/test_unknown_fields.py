@@ -91,3 +91,46 @@ def test_a_form_post_may_carry_its_csrf_token(oak_session, scorer_client):
     response = scorer_client.post(session_url(oak_session, "purchases/"),
                                   {"player": "ann", "chips": "5", "csrfmiddlewaretoken": "t"})
     assert response.status_code == 201, response.content
+
+
+# --- the OpenAPI schema says so: additionalProperties false on every body the refusal covers ---
+
+PROBE = "zz_not_a_field"
+
+
+def request_bodies(schema: dict):
+    """(method, path, the JSON body's schema, inline or its component) of every operation."""
+    components = schema["components"]["schemas"]
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            content = operation.get("requestBody", {}).get("content", {}) if isinstance(
+                operation, dict) else {}
+            if "application/json" in content:
+                body = content["application/json"]["schema"]
+                ref = body.get("$ref", "")
+                yield method, path, components[ref.rsplit("/", 1)[-1]] if ref else body
+
+
+def test_every_body_the_refusal_covers_says_additional_properties_false(world, owner_client):
+    """Each operation is sent a body with a key no endpoint has: those that refuse it naming the
+    key must document ``additionalProperties: false``, and no other may (the schema would
+    refuse what the API takes)."""
+    import json
+
+    from rest_framework.test import APIClient
+
+    schema = json.loads(APIClient().get("/api/v1/schema/",
+                                        HTTP_ACCEPT="application/vnd.oai.openapi+json").content)
+    known = {"club": "oak", "name": "bob", **{k: str(v) for k, v in world.items()}}
+    covered, not_covered = set(), set()
+    for method, path, body in request_bodies(schema):
+        url = path.format(**{k: known[k] for k in known if "{" + k + "}" in path})
+        response = getattr(owner_client, method)(url, {PROBE: 1}, format="json")
+        named = response.status_code == 400 and any(
+            e.get("field") == PROBE for e in response.json().get("errors", []))
+        (covered if named else not_covered).add(f"{method.upper()} {path}")
+        says = body.get("additionalProperties") is False
+        assert says == named, (method, path, response.status_code, body)
+    # the probe reached every body the refusal covers (a 404 would have passed it by)
+    assert not_covered == {"POST /api/v1/auth/token/", "POST /api/v1/clubs/{club}/imports/"}
+    assert len(covered) == 15, sorted(covered)

@@ -326,6 +326,19 @@ def test_compact_notation_round_trips_with_json_and_refuses_gibberish():
     assert len(caught.value.errors) == 2
 
 
+def test_the_notation_reads_no_fold():
+    # "fold" is no action of the record format (a fold is recorded as pass): the notation
+    # wrote {"action": "fold"}, which replay read as a pass
+    with pytest.raises(RecordError) as caught:
+        actions_from_text("ann stand\nbob fold")
+    (error,) = caught.value.errors
+    assert error["player"] == "bob" and error["message"].startswith(
+        "line 2: unknown action 'fold': a record's actions are stand, pass, take-miss, defend,")
+    assert error["message"].endswith("(a fold is recorded as pass)")
+    with pytest.raises(ValueError, match="no compact form"):
+        actions_to_text([{"player": "bob", "action": "fold"}])
+
+
 def test_a_seat_with_a_space_is_quoted_and_read_back():
     actions = [{"player": "mary ann", "action": "stand"},
                {"player": "mary ann", "action": "exchange", "discard": ["2C"], "draw": ["4H"]},

@@ -233,3 +233,16 @@ def test_nine_players_at_five_card_loo_are_refused_by_replay_too():
     with pytest.raises((RuleError, RecordError)) as caught:
         replay(rec)
     assert "9" in str(caught.value) or "seat" in str(caught.value)
+
+
+def test_rule_errors_name_each_game_as_it_is_written():
+    # one set of names (options.GAME_NAMES), never "poker-loo Loo" or "irish Loo"
+    from games.rules.options import GAME_NAMES, GAMES
+
+    assert set(GAME_NAMES) == set(GAMES)
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options({"game": "poker-loo"}).check_seats([f"p{i}" for i in range(9)])
+    assert "seats: poker-Loo is played by 2 to 8 players, not 9" in str(caught.value)
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options({"game": "irish", "bold_stand": True})
+    assert "bold_stand: does not apply to Irish Loo" in str(caught.value)

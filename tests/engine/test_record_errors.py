@@ -458,3 +458,52 @@ def test_a_card_written_as_a_number_in_an_action_is_refused_too():
     with pytest.raises(RecordError) as err:
         replay(rec)
     assert [(e["index"], e["field"]) for e in err.value.errors] == [(0, "card")]
+
+
+# --- the words of two refusals: an action the format does not know, a hand of the wrong size ---
+
+KNOWN_ACTIONS = "stand, pass, take-miss, defend, exchange, flush, play and irregularity"
+
+
+@pytest.mark.parametrize(("rules", "pool", "actions"), [
+    # poker-Loo's first deal, where everybody must play: it said "pass is not allowed"
+    ({"game": "poker-loo"}, 0, [{"player": "ann", "action": "fold"}]),
+    # a double pool, where a pass is allowed: fold was read as a pass
+    (THREE, 6, [{"player": "ann", "action": "fold"}]),
+])
+def test_fold_is_no_action_of_the_record_format(rules, pool, actions):
+    rec = record(SEATS, "dan", rules=rules, pool=pool, turnup="7D", actions=actions)
+    errors = record_errors(rec)
+    assert named(errors, 0, "ann"), errors
+    assert errors[0]["field"] == "action"
+    assert errors[0]["message"] == (
+        f"unknown action 'fold': a record's actions are {KNOWN_ACTIONS} (a fold is recorded "
+        "as pass)")
+
+
+def test_any_unknown_action_lists_the_actions_the_format_knows():
+    rec = five_card()
+    rec["actions"][5] = {"player": "bob", "action": "shuffle"}
+    error = next(e for e in record_errors(rec) if e["index"] == 5)
+    assert error["message"] == f"unknown action 'shuffle': a record's actions are {KNOWN_ACTIONS}"
+
+
+def test_the_actions_named_are_the_record_formats():
+    # deal-record.md's actions, in its order: declarations, exchange, flush, play, irregularity
+    from games.rules.phases import ACTIONS, DECLARATIONS
+
+    assert ACTIONS == ("stand", "pass", "take-miss", "defend", "exchange", "flush", "play",
+                       "irregularity")
+    assert DECLARATIONS == ACTIONS[:4]
+
+
+@pytest.mark.parametrize(("rules", "seats", "hand", "says"), [
+    ({"game": "poker-loo"}, SEATS, ["AH", "2C", "3D"], "poker-Loo deals 5 cards a hand"),
+    (FIVE, SEATS, ["AH", "2C", "3D"], "five-card Loo deals 5 cards a hand"),
+    (THREE, SEATS, ["AH", "2C"], "three-card Loo deals 3 cards a hand"),
+    ({"game": "irish"}, SEATS, ["AH", "2C"], "Irish Loo deals 3 cards a hand"),
+])
+def test_a_hand_of_the_wrong_size_names_the_game_as_it_is_written(rules, seats, hand, says):
+    rec = record(seats, "dan", rules=rules, pool=0, turnup="7D", hands={"ann": hand})
+    messages = [e["message"] for e in record_errors(rec) if e["field"] == "hands"]
+    assert f"hands: ann holds {len(hand)} cards, {says}" in messages, messages
