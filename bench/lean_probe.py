@@ -60,7 +60,7 @@ for _t in "CDHS":
     ES[_t][PAM] = _t
     KEY[_t][PAM] = 50
 _OUT_OF_SCOPE = frozenset({"hands", "miss", "stock", "result", "redeal", "final", "sits_out"})
-_DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend"})  # the engine's DECLARATIONS
+_DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})  # the engine's, aliases too
 
 
 def _card(text: Any) -> str:

@@ -33,11 +33,11 @@ from floor import floor_deal
 
 from games.rules import RuleSet, record
 from games.rules.deal import Deal
-from games.rules.phases import DECLARATIONS, EXCHANGE
+from games.rules.phases import DECLARATION_ALIASES, DECLARATIONS, EXCHANGE
 
 STAGES = ("json.loads", "hands read back", "Deal set-up", "declarations", "exchanges", "plays",
           "verdict")
-_DECLARATIONS = frozenset(DECLARATIONS)
+_DECLARATIONS = frozenset((*DECLARATIONS, *DECLARATION_ALIASES))
 
 
 def cached_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:

@@ -18,6 +18,7 @@ from .exchanging import Exchanging
 from .flushes import ShowingFlushes, flush_class
 from .options import GAME_NAMES, RuleSet, rules_from
 from .phases import (
+    DECLARATION_ALIASES,
     DECLARATIONS,
     DECLARE,
     EXCHANGE,
@@ -447,6 +448,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             raise self._err(f"{kind}: the deal is already over", player=action.get("player"))
         if kind in DECLARATIONS:
             self._push_declaration(action, kind)
+        elif kind in DECLARATION_ALIASES:
+            self._push_declaration(action, DECLARATION_ALIASES[kind])
         elif kind == "exchange":
             self._push_exchange(action)
         elif kind == "flush":

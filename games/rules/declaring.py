@@ -103,7 +103,7 @@ class Declaring:
             if kind == "stand" and not self._tricks and not self._tcards \
                     and self._decl[s] == "stand":
                 return  # the record may spell out a declaration the rules force
-            raise self._err(f"{name}: {kind} is not allowed, every player must play here",
+            raise self._err(f"{name}: {action['action']} is not allowed, every player must play here",
                             player=name)
         if self.phase != DECLARE:
             if self._bold and kind == "stand" and self._decl[s] == "stand" \
@@ -111,7 +111,7 @@ class Declaring:
                 return
             if self._made_up and self._decl[s] == kind:
                 return  # the record's own late declaration agrees with the one made up for it
-            raise self._err(f"{name}: cannot {kind} now, declaring is over", player=name)
+            raise self._err(f"{name}: cannot {action['action']} now, declaring is over", player=name)
         if self._decl[s] is not None:
             raise self._err(f"{name} has already declared ({self._decl[s]})", player=name)
         if self._mode == "simultaneous":
@@ -126,7 +126,7 @@ class Declaring:
             self._decl[self._to_act] = "pass"  # looked at another hand: thrown up
             self._next_declarer()
             if self.phase != DECLARE:
-                raise self._err(f"{name}: cannot {kind} now, declaring is over", player=name)
+                raise self._err(f"{name}: cannot {action['action']} now, declaring is over", player=name)
         if s != self._to_act:
             # declared out of turn: the declaration stands, a single loo is paid at once
             if self._mode == "eldest-miss":

@@ -1,6 +1,6 @@
 """The compact text notation for the table: one action per line, round-tripping with JSON.
 
-    ann stand              {"player": "ann", "action": "stand"}   (pass, take-miss, defend)
+    ann stand              {"player": "ann", "action": "stand"}   (pass, take-miss, defend, fold)
     bob miss               {"player": "bob", "action": "take-miss"}   (read only; written take-miss)
     ann AD                 {"player": "ann", "action": "play", "card": "AD"}
     dan AS civil           ... "play", "card": "AS", "say": "pam-be-civil"
@@ -23,7 +23,10 @@ from typing import Any
 
 from .cards import format_card
 from .errors import RecordError, record_error
-from .phases import DECLARATIONS, unknown_action
+from .phases import DECLARATION_ALIASES, DECLARATIONS, unknown_action
+
+#: the declaration words a line may hold, as written (a fold stays a fold)
+_DECLARATION_WORDS = (*DECLARATIONS, *DECLARATION_ALIASES)
 
 
 def _seat_text(player: Any) -> str:
@@ -38,7 +41,7 @@ def _seat_text(player: Any) -> str:
 def action_to_text(action: Mapping[str, Any]) -> str:
     """One record action as a line of the compact notation."""
     player, kind = _seat_text(action["player"]), action["action"]
-    if kind in DECLARATIONS and len(action) == 2:
+    if kind in _DECLARATION_WORDS and len(action) == 2:
         return f"{player} {kind}"
     if kind == "play" and set(action) <= {"player", "action", "card", "say"}:
         say = action.get("say")
@@ -85,7 +88,7 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     player, verb, rest = words[0], words[1], words[2:]
     if verb == "miss":
         verb = "take-miss"
-    if verb in DECLARATIONS and not rest:
+    if verb in _DECLARATION_WORDS and not rest:
         return {"player": player, "action": verb}
     if verb == "exchange":
         discard, arrow, draw = " ".join(rest).partition(">")

@@ -6,17 +6,15 @@ DECLARE, EXCHANGE, FLUSH, PLAY, OVER = "declare", "exchange", "flush", "play", "
 #: the declarations a record's actions may hold (deal-record.md), and every action it knows
 DECLARATIONS = ("stand", "pass", "take-miss", "defend")
 ACTIONS = (*DECLARATIONS, "exchange", "flush", "play", "irregularity")
-#: what a word the format does not know is recorded as, where one is common at the table
-_RECORDED_AS = {"fold": "pass"}
+#: words the table says for a declaration, read as that declaration: poker-Loo's laws have the
+#: players "stand or fold", so a scorer may write a fold (stored records hold it); it is a pass
+DECLARATION_ALIASES = {"fold": "pass"}
 
 
 def unknown_action(kind: object) -> str:
-    """What is said of an action the record format does not know: the actions it does (a fold,
-    which poker-Loo's laws speak of, is recorded as a pass)."""
+    """What is said of an action the record format does not know: the actions it does."""
     known = f"{', '.join(ACTIONS[:-1])} and {ACTIONS[-1]}"
-    hint = _RECORDED_AS.get(kind) if isinstance(kind, str) else None
-    return (f"unknown action {kind!r}: a record's actions are {known}"
-            + (f" (a {kind} is recorded as {hint})" if hint else ""))
+    return f"unknown action {kind!r}: a record's actions are {known}"
 NOBODY: frozenset[int] = frozenset()
 
 #: offences found in the plays (or recorded as corrected by the table)

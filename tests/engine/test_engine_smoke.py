@@ -326,17 +326,18 @@ def test_compact_notation_round_trips_with_json_and_refuses_gibberish():
     assert len(caught.value.errors) == 2
 
 
-def test_the_notation_reads_no_fold():
-    # "fold" is no action of the record format (a fold is recorded as pass): the notation
-    # wrote {"action": "fold"}, which replay read as a pass
+def test_the_notation_keeps_a_fold_as_written():
+    # poker-Loo's players "stand or fold": a fold is read and written back as a fold, which
+    # replay reads as a pass
+    actions = actions_from_text("ann stand\nbob fold")
+    assert actions == [{"player": "ann", "action": "stand"}, {"player": "bob", "action": "fold"}]
+    assert actions_to_text(actions) == "ann stand\nbob fold\n"
     with pytest.raises(RecordError) as caught:
-        actions_from_text("ann stand\nbob fold")
+        actions_from_text("ann stand\nbob shuffle")
     (error,) = caught.value.errors
-    assert error["player"] == "bob" and error["message"].startswith(
-        "line 2: unknown action 'fold': a record's actions are stand, pass, take-miss, defend,")
-    assert error["message"].endswith("(a fold is recorded as pass)")
-    with pytest.raises(ValueError, match="no compact form"):
-        actions_to_text([{"player": "bob", "action": "fold"}])
+    assert error["player"] == "bob" and error["message"] == (
+        "line 2: unknown action 'shuffle': a record's actions are stand, pass, take-miss, "
+        "defend, exchange, flush, play and irregularity")
 
 
 def test_a_seat_with_a_space_is_quoted_and_read_back():

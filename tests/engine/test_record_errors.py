@@ -465,20 +465,23 @@ def test_a_card_written_as_a_number_in_an_action_is_refused_too():
 KNOWN_ACTIONS = "stand, pass, take-miss, defend, exchange, flush, play and irregularity"
 
 
-@pytest.mark.parametrize(("rules", "pool", "actions"), [
-    # poker-Loo's first deal, where everybody must play: it said "pass is not allowed"
-    ({"game": "poker-loo"}, 0, [{"player": "ann", "action": "fold"}]),
-    # a double pool, where a pass is allowed: fold was read as a pass
-    (THREE, 6, [{"player": "ann", "action": "fold"}]),
-])
-def test_fold_is_no_action_of_the_record_format(rules, pool, actions):
-    rec = record(SEATS, "dan", rules=rules, pool=pool, turnup="7D", actions=actions)
+def test_a_fold_where_no_pass_is_allowed_is_named_as_said():
+    # poker-Loo's first deal, where everybody must play: a fold (a pass) said "pass is not allowed"
+    rec = record(SEATS, "dan", rules={"game": "poker-loo"}, pool=0, turnup="7D",
+                 actions=[{"player": "ann", "action": "fold"}])
     errors = record_errors(rec)
     assert named(errors, 0, "ann"), errors
-    assert errors[0]["field"] == "action"
-    assert errors[0]["message"] == (
-        f"unknown action 'fold': a record's actions are {KNOWN_ACTIONS} (a fold is recorded "
-        "as pass)")
+    assert errors[0]["message"] == "ann: fold is not allowed, every player must play here"
+
+
+def test_a_fold_is_a_pass():
+    """Poker-Loo's laws have the players "stand or fold": a record may say fold for pass."""
+    folded = five_card()
+    passing = [i for i, a in enumerate(folded["actions"]) if a["action"] == "pass"]
+    assert passing, "the worked deal has a pass to compare"
+    for i in passing:
+        folded["actions"][i] = {**folded["actions"][i], "action": "fold"}
+    assert replay(folded) == replay(five_card())
 
 
 def test_any_unknown_action_lists_the_actions_the_format_knows():
