@@ -377,8 +377,9 @@ def test_report_html_page(closed_session, client, member_for):
     html = page.content.decode()
     assert 'data-result="-3025"' in html and "-30.25" in html
     assert 'id="chips-chart"' in html and 'id="pool-chart"' in html
-    # the charts' legends end with the close, as the players table does: no pool left
-    assert all(f"{s} ({n})</text>" in html for s, n in kit.EXPECTED["returned"].items())
+    # the charts' legends end with the close, as the players table does: no pool left; they
+    # name the players as the table does
+    assert all(f"{s.title()} ({n})</text>" in html for s, n in kit.EXPECTED["returned"].items())
     assert "pool (0)</text>" in html
     assert "<script" not in html
     assert "Club <b>Oak Card Club</b>" in html

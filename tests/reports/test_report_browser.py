@@ -57,7 +57,7 @@ def test_report_page_shows_numbers_and_charts(live_server, club, member_for, set
             assert bob[-2:] == [str(20 + kit.EXPECTED["won"]["bob"]),
                                 str(kit.EXPECTED["returned"]["bob"])]
             assert page.locator("#chips-chart").get_attribute("data-last-point") == "close"
-            assert f'bob ({kit.EXPECTED["returned"]["bob"]})' in page.locator(
+            assert f'Bob ({kit.EXPECTED["returned"]["bob"]})' in page.locator(
                 "#chips-chart").inner_html()
             assert page.locator("#pool-chart polyline").count() == 1
             assert page.locator("#pool-chart polyline").get_attribute(
