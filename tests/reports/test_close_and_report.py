@@ -401,7 +401,7 @@ def test_report_html_page(closed_session, client, member_for):
     banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
-    assert names and all(f"<tr><td>{n}</td>" in banker for n in names)
+    assert names and all(f'<tr><th scope="row"><bdi>{n}</bdi></th>' in banker for n in names)
 
 
 def test_report_page_says_who_pays_how_each_deal_ended_and_what_its_words_mean(
@@ -570,7 +570,7 @@ def test_club_results_page_names_the_currency_and_best_and_worst(closed_session,
 
     client.force_login(member_for("viewer").user)
     html = client.get("/clubs/oak/results/").content.decode()
-    assert '<th class="num" id="result-head">Result (GBP)</th>' in html
+    assert '<th scope="col" class="num" id="result-head">Result (GBP)</th>' in html
     assert "Best session (GBP)" in html and "Worst session (GBP)" in html
     bob = html[html.index('<tr data-player="bob">'):]
     bob = bob[:bob.index("</tr>")]
