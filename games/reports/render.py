@@ -29,7 +29,7 @@ ENDED_WORDS = {
 
 
 #: a whole number of four digits or more standing alone (not inside a name, not a fraction)
-_LONG_NUMBER = re.compile(r"(?<![\w.,])\d{4,}(?![\w,]|-\d)")
+_LONG_NUMBER = re.compile(r"(?<![\w.])\d{4,}(?!\w|-\d)")
 
 
 def group_digits(text: object) -> str:

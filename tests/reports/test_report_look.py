@@ -78,6 +78,7 @@ def test_money_and_counts_are_grouped_on_the_page_but_not_in_the_csv_or_json():
     ("0.0005", "0.0005"),  # a fraction is not grouped
     ("p12345 ann:1234", "p12345 ann:1,234"),  # nor a handle's digits
     ("2026-11-28", "2026-11-28"), ("1,234.50", "1,234.50"),  # nor a date, nor twice
+    ("ann owes 270000, bob is owed 300000; settles", "ann owes 270,000, bob is owed 300,000; settles"),
 ])
 def test_group_digits(text, shown):
     assert group_digits(text) == shown
