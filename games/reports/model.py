@@ -177,7 +177,8 @@ class SessionReport:
 
     @property
     def chips_svg(self) -> str:
-        return chips_chart(self.chips_series, closing=self.closing_point)
+        return chips_chart(self.chips_series, closing=self.closing_point,
+                           names={p.name: p.display_name for p in self.players})
 
     @property
     def pool_svg(self) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -25,6 +26,16 @@ ENDED_WORDS = {
     "misdeal": "misdeal: void, the same dealer deals again",
     "thrown-in": "thrown in after an offence: dealt again",
 }
+
+
+#: a whole number of four digits or more standing alone (not inside a name, not a fraction)
+_LONG_NUMBER = re.compile(r"(?<![\w.])\d{4,}(?!\w|-\d)")
+
+
+def group_digits(text: object) -> str:
+    """Thousands separators in every whole number of ``text`` ("-65000.00" -> "-65,000.00"),
+    for the pages and the PDF only: the JSON and the CSV keep plain digits for machines."""
+    return _LONG_NUMBER.sub(lambda m: f"{int(m.group()):,}", str(text))
 
 
 def ended_words(ended: str) -> str:
@@ -84,17 +95,23 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
 
 
 def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
-    """Template context shared by the web page and the PDF."""
-    money = report.money
+    """Template context shared by the web page and the PDF (money grouped in thousands)."""
+    def money(units: int | None) -> str:
+        return shown_money(report, units)
+
     players = [{"p": p, "bought": money(p.bought_money), "owed": money(p.owed_money),
-                "to_banker": money(p.owed_to_banker), "result": money(p.result_money)}
+                "to_banker": money(p.owed_to_banker), "result": money(p.result_money),
+                # the seat's handle, which the deals table uses, where the name does not say it
+                "handle": "" if p.display_name.casefold() == p.name.casefold() else p.name}
                for p in report.players]
     shown = {p.name: p.display_name for p in report.players}  # as the players table names them
     banker = [{"b": b, "player": shown.get(b.player, b.player), "owed": money(b.owed),
-               "buyback": money(b.buyback), "settles": _settles(report, b.player, b.banker_pays)}
+               "buyback": money(b.buyback), "settles": _settles(report, b.player, b.banker_pays),
+               "why": group_digits(b.explanation)}
               for b in report.through_banker]
     transfers = [{"t": t, "payer": shown.get(t.payer, t.payer),
-                  "payee": shown.get(t.payee, t.payee), "amount": money(t.amount)}
+                  "payee": shown.get(t.payee, t.payee), "amount": money(t.amount),
+                  "why": group_digits(t.explanation)}
                  for t in report.transfers]
     closed_at = ""
     if report.closed_at:
@@ -113,9 +130,15 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
             # the header names the date and the session only where the title does not already
             "day": "" if said else long_date(day),
             "session_no": "" if said else report.session_id,
+            "banker": shown.get(report.banker, report.banker),  # a seat's name, as the table says
             "totals_money": totals_money, "closed_at": closed_at,
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
+
+
+def shown_money(report: SessionReport, units: int | None) -> str:
+    """Money as the page and the PDF show it: the session's currency, thousands grouped."""
+    return group_digits(report.money(units))
 
 
 def _tricks(deal: DealLine) -> str:
@@ -131,9 +154,9 @@ def _settles(report: SessionReport, player: str, banker_pays: int) -> str:
     if player == report.banker:
         return "nothing: the banker's own"
     if banker_pays > 0:
-        return f"banker pays {report.money(banker_pays)}"
+        return f"banker pays {shown_money(report, banker_pays)}"
     if banker_pays < 0:
-        return f"player pays {report.money(-banker_pays)}"
+        return f"player pays {shown_money(report, -banker_pays)}"
     return "nothing"
 
 

@@ -10,7 +10,7 @@ from accounts.tenancy import resolve_membership
 from games.models import GameSession
 from games.reports.club import club_results
 from games.reports.gather import session_report
-from games.reports.render import report_html
+from games.reports.render import group_digits, report_html
 from games.settlement import format_money
 from loo_ledger.problems import Problem
 
@@ -47,7 +47,7 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     api = reverse("club-results-api", kwargs={"club": club})
     query = request.GET.urlencode()
     def money(units: int | None, currency: str) -> str:
-        return "" if units is None else format_money(units, currency)
+        return "" if units is None else group_digits(format_money(units, currency))
 
     table = [{"r": r, "money_bought": money(r.money_bought, r.currency),
               "result": money(r.result, r.currency), "best": money(r.best, r.currency),

@@ -75,8 +75,8 @@ def test_sessions_are_told_apart_and_linked_to_their_report_and_file(client, clu
 
     # a bare id read like a count; two "Saturday"s of the same date could not be told apart
     assert f"<td>Session {unnamed.pk}</td>" in row(unnamed)
-    assert [f"<td>Saturday · session {s.pk}</td>" in row(s) for s in same] == [True, True]
-    assert "<td>Sun 29 Nov 2026</td>" in row(unnamed)
+    assert [f"<td><bdi>Saturday</bdi> · session {s.pk}</td>" in row(s) for s in same] == [True, True]
+    assert '<td class="date">Sun 29 Nov 2026</td>' in row(unnamed)
     links = row(unnamed)
     assert f'href="/clubs/oak/sessions/{unnamed.pk}/report/">report</a>' in links
     assert f'href="/api/v1/clubs/oak/sessions/{unnamed.pk}/file" download' in links

@@ -377,8 +377,9 @@ def test_report_html_page(closed_session, client, member_for):
     html = page.content.decode()
     assert 'data-result="-3025"' in html and "-30.25" in html
     assert 'id="chips-chart"' in html and 'id="pool-chart"' in html
-    # the charts' legends end with the close, as the players table does: no pool left
-    assert all(f"{s} ({n})</text>" in html for s, n in kit.EXPECTED["returned"].items())
+    # the charts' legends end with the close, as the players table does: no pool left; they
+    # name the players as the table does
+    assert all(f"{s.title()} ({n})</text>" in html for s, n in kit.EXPECTED["returned"].items())
     assert "pool (0)</text>" in html
     assert "<script" not in html
     assert "Club <b>Oak Card Club</b>" in html
@@ -400,7 +401,7 @@ def test_report_html_page(closed_session, client, member_for):
     banker = html[html.index('id="through-banker"'):html.index('id="transfers"')]
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
-    assert names and all(f"<tr><td>{n}</td>" in banker for n in names)
+    assert names and all(f'<tr><th scope="row"><bdi>{n}</bdi></th>' in banker for n in names)
 
 
 def test_report_page_says_who_pays_how_each_deal_ended_and_what_its_words_mean(
@@ -569,7 +570,7 @@ def test_club_results_page_names_the_currency_and_best_and_worst(closed_session,
 
     client.force_login(member_for("viewer").user)
     html = client.get("/clubs/oak/results/").content.decode()
-    assert '<th class="num" id="result-head">Result (GBP)</th>' in html
+    assert '<th scope="col" class="num" id="result-head">Result (GBP)</th>' in html
     assert "Best session (GBP)" in html and "Worst session (GBP)" in html
     bob = html[html.index('<tr data-player="bob">'):]
     bob = bob[:bob.index("</tr>")]
