@@ -14,17 +14,16 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from games.rules.phases import ACTIONS as RECORD_ACTIONS
-from games.rules.phases import DECLARATION_ALIASES
+from games.rules.phases import DECLARATION_ALIASES, IRREGULARITY_KINDS
 from games.rules.version import RECORD_FORMAT
 from games.services.limits import MAX_REASON_CHARS
 from loo_ledger.fields import KnownFieldsOnly
 
 CARD_HELP = "A card: rank A K Q J T 9 ... 2 (10 accepted) and suit C D H S, e.g. 'TH', 'JC'."
 ACTIONS = [*RECORD_ACTIONS, *DECLARATION_ALIASES]  # the engine's: one list, and "fold" (a pass)
-IRREGULARITIES = [
-    "misdeal", "looked-out-of-turn", "declared-out-of-turn", "looked-at-miss",
-    "looked-at-discards", "looked-at-hand", "exposed-card", "threw-up-after-lead",
-]
+#: the engine's irregularity kinds, one list (it also takes a play rule's name, e.g. a revoke
+#: the table caught and corrected), in alphabetical order so the enum reads the same each time
+IRREGULARITIES = sorted(IRREGULARITY_KINDS)
 
 
 class CardListField(serializers.ListField):

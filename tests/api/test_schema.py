@@ -62,6 +62,18 @@ def test_next_deal_documents_who_sits_out_a_redeal(schema):
     assert "sits_out" not in nxt["required"]
 
 
+def test_the_irregularity_kinds_are_the_engines(schema):
+    # the schema kept its own list, which lacked looked-at-stock (and the play rules a table
+    # may record as corrected, e.g. a revoke): now it is the engine's one list, sorted
+    from games.rules.phases import IRREGULARITY_KINDS
+
+    kind = schema["components"]["schemas"]["ActionSchema"]["properties"]["kind"]
+    ref = kind.get("$ref") or kind["allOf"][0]["$ref"]  # allOf: the field has a description
+    enum = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["enum"]
+    assert set(enum) == IRREGULARITY_KINDS and len(enum) == len(IRREGULARITY_KINDS)
+    assert enum == sorted(enum) and "looked-at-stock" in enum
+
+
 @pytest.mark.parametrize("path, media, schema_of", [
     # a CSV download is text and a PDF bytes, not a JSON object as the schema said
     ("/api/v1/clubs/{club}/sessions/{session_id}/report", "application/json", {"type": "object"}),
