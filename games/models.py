@@ -301,3 +301,9 @@ class SessionClosing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} of session {self.session_id} at {self.at:%Y-%m-%d %H:%M}"
+
+    @property
+    def by_name(self) -> str | None:
+        """Who closed or reopened, as the closings log and the report say it: the login's
+        username, None once the login is gone."""
+        return self.by.get_username() if self.by else None

@@ -95,6 +95,12 @@ def standing_closing(session: GameSession) -> SessionClosing | None:
     return latest if latest is not None and latest.action == SessionClosing.Action.CLOSE else None
 
 
+def closings_log(session: GameSession) -> QuerySet[SessionClosing]:
+    """The session's closes and reopens, oldest first, with who made each (the closings
+    endpoint and the report read the same log)."""
+    return SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")
+
+
 def pool_balance(session: GameSession) -> int:
     """Units in the pool now, from the ledger (the source of truth)."""
     from django.db.models import Sum

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 from django.db import transaction
@@ -33,10 +33,11 @@ from games.api.views import IDEMPOTENCY_PARAM, SessionScopedMixin
 from games.imports.export import session_file_text
 from games.models import GameSession
 from games.reports.club import club_results, club_results_csv
-from games.reports.gather import session_report
+from games.reports.gather import session_report, timestamp
 from games.reports.model import SessionReport
 from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf_withdrawn
 from games.reports.render import CSV_TABLES, report_csv
+from games.selectors import closings_log
 from games.services.idempotency import idempotent
 from loo_ledger.fields import unknown_fields
 from loo_ledger.problems import Problem
@@ -243,12 +244,6 @@ class ClubResultsView(DownloadView):
         })
 
 
-def timestamp(moment: datetime) -> str:
-    """A moment as every other answer writes it (DRF's ``...Z``), not ``isoformat``'s
-    ``+00:00``: the close's ``closed_at`` then equals the session's."""
-    return serializers.DateTimeField().to_representation(moment)
-
-
 def reason_of(request: Request, body: type[serializers.Serializer]) -> str:
     """The body's ``reason`` for a close or reopen: text, or "" when absent or null. Anything
     else is a 400 naming it: it used to be stored as its Python repr (``null`` as "None", a list
@@ -341,12 +336,9 @@ class SessionClosingsView(SessionScopedMixin, ClubScopedAPIView):
 
     @extend_schema(responses={200: ClosingSchema(many=True), **problems(401, 404)})
     def get(self, request: Request, club: str, session_id: int) -> Response:
-        from games.models import SessionClosing
-
         session = self.get_session()
-        rows = SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")
         return Response([{
-            "action": r.action, "at": r.at, "by": r.by.get_username() if r.by else None,
+            "action": r.action, "at": r.at, "by": r.by_name,
             "reason": r.reason, "end_pool_mode": r.end_pool_mode, "end_pool": r.end_pool,
             "shares": r.end_pool_shares, "returned": r.returned, "warnings": r.warnings,
-            "postings": r.postings} for r in rows])
+            "postings": r.postings} for r in closings_log(session)])

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from datetime import datetime
 
 from django.db.models import Count, Q
+from rest_framework import serializers
 
 from accounts.models import Member
 from games.models import ChipPurchase, Deal, GameSession
 from games.reports.model import (
+    ClosingEvent,
     DealFacts,
     Purchase,
     SessionFacts,
@@ -15,7 +18,7 @@ from games.reports.model import (
     build_report,
     default_title,
 )
-from games.selectors import standing_closing
+from games.selectors import closings_log, standing_closing
 from games.services.ledger import paid_later
 from games.services.sessions import CLUB_BANKER
 
@@ -23,6 +26,19 @@ from games.services.sessions import CLUB_BANKER
 def banker_name(session: GameSession) -> str:
     """The banker's seat, or "club" when the club itself is the bank."""
     return session.banker or CLUB_BANKER
+
+
+def timestamp(moment: datetime) -> str:
+    """A moment as every other answer writes it (DRF's ``...Z``), not ``isoformat``'s
+    ``+00:00``: the close's ``closed_at`` then equals the session's, and a report's closing
+    history the closings log's."""
+    return serializers.DateTimeField().to_representation(moment)
+
+
+def closing_history(session: GameSession) -> list[ClosingEvent]:
+    """The session's closings log as the report carries it: when, who and why of each."""
+    return [ClosingEvent(r.action, timestamp(r.at), r.by_name, r.reason)
+            for r in closings_log(session)]
 
 
 def session_facts(session: GameSession) -> SessionFacts:
@@ -40,8 +56,9 @@ def session_facts(session: GameSession) -> SessionFacts:
         for p in ChipPurchase.objects.filter(session=session).order_by("posting", "id")
     ]
     closing = standing_closing(session)
+    named = [*session.seats, *([session.banker] if session.banker else [])]  # a banker may not sit
     names = dict(
-        Member.objects.filter(club_id=session.club_id, name__in=list(session.seats))
+        Member.objects.filter(club_id=session.club_id, name__in=named)
         .values_list("name", "display_name")
     )
     rules = session.resolved_rules or {}
@@ -67,6 +84,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         returned=dict(closing.returned) if closing else None,
         warnings=list(closing.warnings) if closing else [],
         closed_at=session.closed_at.isoformat(timespec="minutes") if session.closed_at else None,
+        history=closing_history(session),
     )
 
 

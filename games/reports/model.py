@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from games.reports.charts import chips_chart, pool_chart
+from games.rules.options import GAME_NAMES
 from games.settlement import (
     banker_settlement,
     format_money,
@@ -46,6 +47,18 @@ class DealFacts:
 
 
 @dataclass(frozen=True)
+class ClosingEvent:
+    """One close or reopen from the session's closings log, so that a report of a session
+    closed again says it was reopened: when (as the closings log writes it), by whom (the
+    login's username; None once the login is gone) and why."""
+
+    action: str  # "close" | "reopen"
+    at: str
+    by: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class SessionFacts:
     """Everything a report is computed from."""
 
@@ -62,7 +75,7 @@ class SessionFacts:
     start_pool: int
     purchases: Sequence[Purchase]
     deals: Sequence[DealFacts]
-    display_names: Mapping[str, str] = field(default_factory=dict)
+    display_names: Mapping[str, str] = field(default_factory=dict)  # the seats' and the banker's
     end_pool_mode: str = "split"
     end_pool_shares: Mapping[str, int] = field(default_factory=dict)  # split at closing
     returned: Mapping[str, int] | None = None  # chips bought back at closing (None: still open)
@@ -70,6 +83,7 @@ class SessionFacts:
     closed_at: str | None = None
     club_name: str = ""  # the club's display name ("" : its slug is shown)
     paid_later: Mapping[str, int] = field(default_factory=dict)  # money paid after buying on credit
+    history: Sequence[ClosingEvent] = ()  # the closings log, oldest first
 
 
 @dataclass(frozen=True)
@@ -152,12 +166,16 @@ class SessionReport:
     date: str
     status: str
     closed_at: str | None
+    history: list[ClosingEvent]  # every close and reopen, oldest first
+    reopenings: int  # how often the session was reopened (0: never)
     final: bool  # closed: figures settled; open: provisional
     seats: list[str]
-    banker: str
+    banker: str  # a seat, another member's handle, or "club"
+    banker_display_name: str  # as the players table names a seat ("club" for the club)
     chip_value: int
     currency: str
     rules: dict[str, Any]
+    game_name: str  # the game as the laws write it ("poker-Loo"); rules["game"] keeps the key
     start_pool: int
     pool_now: int
     end_pool_mode: str
@@ -202,6 +220,12 @@ def long_date(day: dt.date) -> str:
 def default_title(session_id: int | str, day: dt.date) -> str:
     """The title of a session without a name, which says its number and date already."""
     return f"Session {session_id} of {long_date(day)}"
+
+
+def game_name(rules: Mapping[str, Any]) -> str:
+    """The session's game as the laws write it, from the engine's one table ("" if unnamed)."""
+    game = str(rules.get("game") or "")
+    return GAME_NAMES.get(game, game)
 
 
 def _in_seat_order(seats: Sequence[str], mapping: Mapping[str, int] | None) -> dict[str, int]:
@@ -354,9 +378,12 @@ def build_report(facts: SessionFacts) -> SessionReport:
     }
     return SessionReport(
         club=facts.club, club_name=facts.club_name or facts.club, session_id=facts.session_id,
-        title=facts.title, date=facts.date, status=facts.status, closed_at=facts.closed_at, final=final, seats=seats,
-        banker=facts.banker, chip_value=facts.chip_value, currency=facts.currency,
-        rules=dict(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
+        title=facts.title, date=facts.date, status=facts.status, closed_at=facts.closed_at,
+        history=list(facts.history),
+        reopenings=sum(1 for e in facts.history if e.action == "reopen"), final=final, seats=seats,
+        banker=facts.banker, banker_display_name=facts.display_names.get(facts.banker, facts.banker),
+        chip_value=facts.chip_value, currency=facts.currency,
+        rules=dict(facts.rules), game_name=game_name(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
         end_pool_mode=facts.end_pool_mode, players=players, deals=deals, through_banker=through,
         transfers=transfers, chips_series=series, pool_series=pool_series, closing_point=final,
         warnings=list(facts.warnings), totals=totals,

@@ -10,7 +10,7 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from games.reports.csvsafe import SafeWriter
-from games.reports.model import DealLine, SessionReport, default_title, long_date
+from games.reports.model import ClosingEvent, DealLine, SessionReport, default_title, long_date
 
 CSV_TABLES = ("players", "deals", "transfers")
 
@@ -113,10 +113,6 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
                   "payee": shown.get(t.payee, t.payee), "amount": money(t.amount),
                   "why": group_digits(t.explanation)}
                  for t in report.transfers]
-    closed_at = ""
-    if report.closed_at:
-        at = dt.datetime.fromisoformat(report.closed_at)
-        closed_at = f"{at.day} {at:%b %Y %H:%M %Z}".strip()
     deals = [{"d": d, "tricks": _tricks(d), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties),
               "ended": ended_words(d.ended)} for d in report.deals]
@@ -130,10 +126,52 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
             # the header names the date and the session only where the title does not already
             "day": "" if said else long_date(day),
             "session_no": "" if said else report.session_id,
-            "banker": shown.get(report.banker, report.banker),  # a seat's name, as the table says
-            "totals_money": totals_money, "closed_at": closed_at,
+            "banker": report.banker_display_name,  # as the players table names a seat
+            "totals_money": totals_money,
+            "closed_at": short_moment(report.closed_at) if report.closed_at else "",
+            "history_line": history_line(report),
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
+
+
+def short_moment(moment: str) -> str:
+    """An ISO moment as the header says it: "1 Dec 2026 01:10 UTC"."""
+    at = dt.datetime.fromisoformat(moment)
+    return f"{at.day} {at:%b %Y %H:%M %Z}".strip()
+
+
+def times(n: int) -> str:
+    """How often, in words: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+#: each closings-log action as the header says it happened
+PAST = {"close": "closed", "reopen": "reopened"}
+#: a reason quoted in the header is cut to this many characters (the JSON keeps it whole)
+SHORT_REASON = 80
+
+
+def _event_words(event: ClosingEvent, verb: str) -> str:
+    """One close or reopen in the header: "last reopened 1 Dec 2026 01:05 UTC by olga
+    (recount)"; a long reason is cut there (the JSON keeps it whole)."""
+    reason = event.reason if len(event.reason) <= SHORT_REASON else (
+        event.reason[:SHORT_REASON - 1].rstrip() + "…")
+    return (f"last {verb} {short_moment(event.at)}" + (f" by {event.by}" if event.by else "")
+            + (f" ({reason})" if reason else ""))
+
+
+def history_line(report: SessionReport) -> str:
+    """The header's word on a session that was reopened: how often it was closed and
+    reopened, then the last reopening and the last close, in the order they came ("" for a
+    session never reopened: the status says its one close)."""
+    if not report.reopenings:
+        return ""
+    events = report.history
+    last = {e.action: i for i, e in enumerate(events)}  # each action's latest, by position
+    said = "; ".join(_event_words(events[i], PAST[action])
+                     for action, i in sorted(last.items(), key=lambda item: item[1]))
+    closes = sum(1 for e in events if e.action == "close")
+    return f"Closed {times(closes)}, reopened {times(report.reopenings)}; {said}."
 
 
 def shown_money(report: SessionReport, units: int | None) -> str:

@@ -5,6 +5,7 @@ Every expected figure comes from the hand arithmetic in sessionkit's docstring.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
@@ -523,6 +524,49 @@ def test_reopen_owner_only_logged_and_reversed(closed_session, scorer_client, ow
     assert again.status_code == 200 and again.json()["results"] == kit.EXPECTED["result_money"]
     assert owner_client.post(url(closed_session, "reopen"), {"reason": "y"}).status_code == 200
     assert owner_client.post(url(closed_session, "reopen"), {"reason": "y"}).status_code == 409
+
+
+def test_a_session_closed_reopened_and_closed_again_says_so_in_its_report(
+        closed_session, owner_client, viewer_client, client, member_for):
+    reopened = owner_client.post(url(closed_session, "reopen"),
+                                 {"reason": "bob's last deal was miscounted"}, format="json")
+    assert reopened.status_code == 200, reopened.content
+    assert owner_client.post(url(closed_session, "close"), {"reason": "recounted"},
+                             format="json").status_code == 200
+    report = viewer_client.get(url(closed_session, "report")).json()
+    log = viewer_client.get(url(closed_session, "closings")).json()
+    assert report["reopenings"] == 1
+    assert report["history"] == [{k: e[k] for k in ("action", "at", "by", "reason")} for e in log]
+    assert [(e["action"], e["by"], e["reason"]) for e in report["history"]] == [
+        ("close", "sam", "end of the evening"), ("reopen", "olga", "bob's last deal was miscounted"),
+        ("close", "olga", "recounted")]
+    assert report["players"][0]["result"] == "-30.25"  # the same figures as the first close
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    line = re.search(r'<span id="history">([^<]*)</span>', html)
+    assert line and re.fullmatch(
+        r"Closed twice, reopened once; last reopened \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC "
+        r"by olga \(bob&#x27;s last deal was miscounted\); last closed \d{1,2} [A-Z][a-z]{2} "
+        r"\d{4} \d\d:\d\d UTC by olga \(recounted\)\.", line[1]), line
+
+
+def test_a_banker_who_does_not_sit_is_named_in_the_report(club, viewer_client, client, member_for):
+    from games.services.sessions import session_create
+
+    Member.objects.filter(club=club, name="sam").update(display_name="Samuel Banks")
+    h = kit.header()
+    session = session_create(
+        club=club, date=dt.date(2026, 11, 28), seats=h["seats"], first_dealer="ann",
+        rules={"game": "poker-loo"}, banker="sam", chip_value=kit.CHIP_VALUE, currency="GBP",
+        name="Poker night", buy_ins=h["buy_ins"], user=None)
+    report = viewer_client.get(url(session, "report")).json()
+    assert "sam" not in report["seats"]
+    assert (report["banker"], report["banker_display_name"]) == ("sam", "Samuel Banks")
+    assert (report["rules"]["game"], report["game_name"]) == ("poker-loo", "poker-Loo")
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
+    assert "Banker: <b><bdi>Samuel Banks</bdi></b>" in html
+    assert '<span id="game" data-game="poker-loo">poker-Loo</span>' in html
 
 
 def test_club_results(closed_session, club, member_for, viewer_client, client):

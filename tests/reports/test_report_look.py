@@ -10,8 +10,15 @@ from html.parser import HTMLParser
 
 import pytest
 
-from games.reports.model import DealFacts, Purchase, build_report
-from games.reports.render import group_digits, report_csv, report_html, report_json, report_pdf
+from games.reports.model import ClosingEvent, DealFacts, Purchase, build_report
+from games.reports.render import (
+    group_digits,
+    history_line,
+    report_csv,
+    report_html,
+    report_json,
+    report_pdf,
+)
 from tests.reports.test_report_model import D1, D2, facts
 
 
@@ -89,6 +96,73 @@ def test_the_banker_and_each_handle_are_named_as_the_players_table_names_them():
     # the deals table says "ann": the players table says who that is; "Bob" needs no telling
     assert '<bdi>Ann Smith</bdi> <span class="handle" title="as the deals table names this player">ann</span>' in html
     assert '<bdi>Bob</bdi> <span class="handle"' not in html
+
+
+def test_a_banker_who_does_not_sit_is_named_by_display_name_and_the_club_as_before():
+    # sam banks without a seat: the report knew only the seats' names and showed "sam"
+    r = build_report(facts(banker="sam", display_names={"ann": "Ann Smith", "sam": "Sam Banks"}))
+    assert r.banker == "sam" and r.banker_display_name == "Sam Banks"
+    data = json.loads(report_json(r))
+    assert (data["banker"], data["banker_display_name"]) == ("sam", "Sam Banks")
+    assert "Banker: <b><bdi>Sam Banks</bdi></b>" in report_html(r)
+    # nobody sits as the banker: no player row says "banker"
+    assert '<span class="badge">banker</span>' not in report_html(r)
+    club = build_report(facts(banker="club"))
+    assert club.banker_display_name == "club" and "Banker: <b><bdi>club</bdi></b>" in report_html(club)
+
+
+@pytest.mark.parametrize("game, name", [("poker-loo", "poker-Loo"), ("irish", "Irish Loo"),
+                                        ("three-card", "three-card Loo")])
+def test_the_page_names_the_game_as_the_laws_do_and_the_json_keeps_its_key(game, name):
+    r = build_report(facts(rules={"game": game}))
+    html = report_html(r)
+    assert f'game <span id="game" data-game="{game}">{name}</span> ·' in html
+    assert f"game {game} " not in html
+    data = json.loads(report_json(r))
+    assert data["rules"]["game"] == game and data["game_name"] == name
+
+
+CLOSED_TWICE = [  # closed, reopened, closed again
+    ClosingEvent("close", "2026-11-28T23:40:10.123456Z", "sam", "end of the evening"),
+    ClosingEvent("reopen", "2026-11-29T10:05:00Z", "olga", "deal 40 miscounted " + "x" * 100),
+    ClosingEvent("close", "2026-11-29T10:20:00Z", None, ""),
+]
+
+
+def test_a_reopened_session_says_how_often_it_was_closed_and_reopened():
+    r = build_report(facts(history=CLOSED_TWICE))
+    assert r.reopenings == 1 and [e.action for e in r.history] == ["close", "reopen", "close"]
+    data = json.loads(report_json(r))
+    assert data["reopenings"] == 1
+    assert data["history"][1] == {"action": "reopen", "at": "2026-11-29T10:05:00Z", "by": "olga",
+                                  "reason": "deal 40 miscounted " + "x" * 100}  # whole
+    line = history_line(r)
+    assert line.startswith("Closed twice, reopened once; last reopened 29 Nov 2026 10:05 UTC "
+                           "by olga (deal 40 miscounted xxx")
+    assert line.endswith("…); last closed 29 Nov 2026 10:20 UTC.")  # the login is gone: no "by"
+    assert f'<span id="history">{line}</span>' in report_html(r)
+    # reopened and open now: the last close came before the reopening
+    still_open = build_report(facts(status="open", returned=None, end_pool_shares={},
+                                    history=CLOSED_TWICE[:2]))
+    assert history_line(still_open).startswith(
+        "Closed once, reopened once; last closed 28 Nov 2026 23:40 UTC by sam (end of the "
+        "evening); last reopened 29 Nov 2026 10:05 UTC by olga")
+    # closed once and never reopened: the status badge says it all
+    once = build_report(facts(history=CLOSED_TWICE[:1]))
+    assert once.reopenings == 0 and history_line(once) == ""
+    assert 'id="history"' not in report_html(once)
+    assert json.loads(report_json(build_report(facts())))["history"] == []
+
+
+def test_the_pdf_says_the_reopenings_the_game_and_the_banker_by_name():
+    from pypdf import PdfReader
+
+    r = build_report(facts(history=CLOSED_TWICE, rules={"game": "irish"}, banker="sam",
+                           display_names={"sam": "Sam Banks"}))
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(report_pdf(r))).pages)
+    text = re.sub(r"\s+", " ", text)
+    assert "Closed twice, reopened once; last reopened 29 Nov 2026 10:05 UTC by olga" in text
+    assert "Banker: Sam Banks" in text and "game Irish Loo" in text
 
 
 @pytest.mark.parametrize("status", ["open", "closed"])
