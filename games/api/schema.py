@@ -13,6 +13,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
+from games.rules.options import _COMMON, ANTES, BOOLEANS, CHOICES, INTEGERS, PRESETS
 from games.rules.phases import ACTIONS as RECORD_ACTIONS
 from games.rules.phases import DECLARATION_ALIASES, IRREGULARITY_KINDS
 from games.rules.version import RECORD_FORMAT
@@ -46,18 +47,36 @@ class ResultSchema(serializers.Serializer):
                                     help_text="Optional: each trick's winner, in order.")
 
 
-class RulesSchema(serializers.Serializer):
-    """A preset and/or game plus house options (option names of loo-rules.md)."""
+def _rule_option_fields() -> dict[str, serializers.Field]:
+    """Every rule option the engine knows, typed from its own tables (``games.rules.options``),
+    so the schema lists each option and each value the engine takes, and no other."""
+    fields: dict[str, serializers.Field] = {
+        "preset": serializers.ChoiceField(choices=list(PRESETS), required=False,
+                                          help_text="A named game; options beside it override its defaults."),
+    }
+    for name, values in CHOICES.items():
+        fields[name] = serializers.ChoiceField(choices=list(values), required=False)
+    for name in BOOLEANS:
+        fields[name] = serializers.BooleanField(required=False)
+    for name in INTEGERS:  # (null: the default, where the default is "not set")
+        fields[name] = serializers.IntegerField(required=False, min_value=0,
+                                                allow_null=_COMMON.get(name, 0) is None)
+    for name in ANTES:
+        fields[name] = serializers.DictField(
+            child=serializers.IntegerField(min_value=0), required=False,
+            allow_null=_COMMON.get(name, 0) is None,
+            help_text='Units paid before the deal: {"dealer": 3, "each": 0} (a whole number n is '
+                      '{"dealer": n, "each": 0}).')
+    return fields
 
-    preset = serializers.CharField(required=False, help_text="e.g. three-card, three-card-unlimited, five-card, poker-loo.")
-    game = serializers.ChoiceField(choices=["three-card", "irish", "five-card", "poker-loo"], required=False)
-    loo = serializers.ChoiceField(choices=["limited", "unlimited", "mixed"], required=False)
-    loo_amount = serializers.IntegerField(required=False)
-    ante = serializers.DictField(child=serializers.IntegerField(), required=False, help_text='{"dealer": 3, "each": 0}')
-    end_pool = serializers.ChoiceField(choices=["split", "final-deal"], required=False)
 
-    class Meta:
-        ref_name = "Rules"
+#: a preset and/or game plus house options (option names of loo-rules.md)
+RulesSchema = type("RulesSchema", (serializers.Serializer,), {
+    **_rule_option_fields(),
+    "__doc__": "A preset and/or game plus house options (option names of loo-rules.md).",
+    "__module__": __name__,
+    "Meta": type("Meta", (), {"ref_name": "Rules"}),
+})
 
 
 class DealRecordSchema(serializers.Serializer):

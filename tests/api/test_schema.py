@@ -74,6 +74,25 @@ def test_the_irregularity_kinds_are_the_engines(schema):
     assert enum == sorted(enum) and "looked-at-stock" in enum
 
 
+def test_the_rules_object_lists_every_option_the_engine_takes(schema):
+    # it listed six options of some thirty (no pam, flush, must_head ...): a generated client
+    # could not set the others, and its game enum was a copy of the engine's
+    from games.rules.options import ANTES, BOOLEANS, CHOICES, INTEGERS, PRESETS
+
+    def enum(prop):
+        ref = prop.get("$ref") or (prop.get("allOf") or [{}])[0].get("$ref")
+        return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]["enum"] if ref else prop["enum"]
+
+    props = schema["components"]["schemas"]["Rules"]["properties"]
+    assert set(props) == {"preset", *CHOICES, *BOOLEANS, *INTEGERS, *ANTES}
+    assert set(enum(props["preset"])) == set(PRESETS)
+    for name, values in CHOICES.items():
+        assert set(enum(props[name])) - {None, ""} == set(values), name
+    assert all(props[name]["type"] == "boolean" for name in BOOLEANS)
+    assert all(props[name]["type"] == "integer" for name in INTEGERS)
+    assert props["loo_cap"].get("nullable") and not props["loo_amount"].get("nullable")
+
+
 @pytest.mark.parametrize("path, media, schema_of", [
     # a CSV download is text and a PDF bytes, not a JSON object as the schema said
     ("/api/v1/clubs/{club}/sessions/{session_id}/report", "application/json", {"type": "object"}),
