@@ -5,12 +5,10 @@ client cannot see). A form post (multipart or urlencoded) can only send text: th
 spellings (true/false, yes/no, on/off, 1/0) are read, and nothing else."""
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from games.models import ChipPurchase, GameSession
 
@@ -108,13 +106,6 @@ def test_a_form_post_with_no_spelling_of_true_or_false_is_refused(oak_session, s
                                       format="multipart"), 400)
     assert [(e["field"], e["message"]) for e in data["errors"]] == [("paid", in_form("paid"))]
     assert ChipPurchase.objects.count() == before
-
-
-@pytest.fixture(scope="module")
-def schema() -> dict:
-    response = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-    assert response.status_code == 200
-    return json.loads(response.content)
 
 
 @pytest.mark.parametrize("component, prop", [
