@@ -1,5 +1,5 @@
-"""Request fields as the ledger reads them: whole numbers that are JSON integers, and bodies
-that name no field the endpoint does not have.
+"""Request fields as the ledger reads them: whole numbers that are JSON integers, true/false
+that are JSON booleans, and bodies that name no field the endpoint does not have.
 
 Chips and money are counted, so a count sent as text (``"20"``), as a decimal (``20.0``, which
 a JSON library may write for any number) or as ``true`` is a client's slip that must be said,
@@ -61,6 +61,35 @@ class StrictIntegerField(serializers.IntegerField):
         raise serializers.ValidationError(
             whole_number_message(self.name or self.field_name, self.unit, in_form=in_form),
             code="invalid")
+
+
+def true_false_message(name: str, *, in_form: bool = False) -> str:
+    """What is said of ``name``'s value when it is neither true nor false; ``in_form``: the
+    value came in a form post, where true and false are text."""
+    if in_form:
+        return f"{name} must be true or false, written as true/false, yes/no, on/off or 1/0."
+    return f'{name} must be true or false: a JSON boolean, not text ("true", "yes") or a number (1).'
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A ``BooleanField`` that takes JSON ``true``/``false`` only. DRF's reads ``"yes"``,
+    ``"on"``, ``"t"``, ``1`` and ``0.0`` in a JSON body too, so ``"paid": "no"`` and
+    ``"paid": "false"`` hinge on a list of spellings a client cannot see; here any of them is a
+    400 with :func:`true_false_message`. A form post (multipart or urlencoded) carries only
+    text: there the spellings DRF reads are read (a missing checkbox is false, as DRF has it).
+    The schema is a ``BooleanField``'s: ``type: boolean``."""
+
+    def to_internal_value(self, data: Any) -> bool | None:
+        in_form = html.is_html_input(getattr(self.root, "initial_data", None))
+        if type(data) is bool:
+            return data
+        if in_form and isinstance(data, str):
+            try:
+                return super().to_internal_value(data)
+            except serializers.ValidationError:
+                pass  # (a spelling DRF does not know: said below, in the form's words)
+        raise serializers.ValidationError(true_false_message(self.field_name, in_form=in_form),
+                                          code="invalid")
 
 
 #: what a form post carries beside its fields (the CSRF token of the browsable API's forms)

@@ -1,9 +1,10 @@
 """List filters: sessions by date range and status; deals by status and violation rule.
 
 A date range reads alike wherever the API takes one (the sessions list, the club results and
-their page): ``date_from`` and ``date_to``, each a day like 2026-11-30 and either left out, and a
-range that ends before it starts is one 400 (:func:`refuse_reversed`) rather than an answer
-with nothing in it.
+their page): ``date_from`` and ``date_to``, each a day like 2026-11-30 and either left out, read
+by one function (:func:`date_range`): a day that is none is one 400 in the same words on each,
+and a range that ends before it starts is one 400 (:func:`refuse_reversed`) rather than an
+answer with nothing in it.
 """
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from datetime import date
 from typing import Any
 
 import django_filters
-from django.db.models import QuerySet
 
 from games.models import Deal, GameSession
 from loo_ledger.problems import Problem
@@ -87,11 +87,12 @@ class SessionFilter(django_filters.FilterSet):
         model = GameSession
         fields = ["date_from", "date_to", "status"]
 
-    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
-        """The dates read (each a 400 of django-filter's if it is none), the range as every
-        endpoint checks it."""
-        refuse_reversed(self.form.cleaned_data.get(DATE_FROM), self.form.cleaned_data.get(DATE_TO))
-        return super().filter_queryset(queryset)
+    def is_valid(self) -> bool:
+        """The range read as every endpoint reads it (:func:`date_range`: a day that is none is
+        a 400 in the same words as the club results', a reversed range one too) before
+        django-filter's form, whose "Enter a valid date." would name no format."""
+        date_range(self.data)
+        return super().is_valid()
 
 
 class DealFilter(django_filters.FilterSet):

@@ -10,7 +10,13 @@ from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
 from games.selectors import listed_next
 from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS
-from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, KnownFieldsOnly, StrictIntegerField
+from loo_ledger.fields import (
+    CHIPS_UNIT,
+    MONEY_UNIT,
+    KnownFieldsOnly,
+    StrictBooleanField,
+    StrictIntegerField,
+)
 
 from .schema import RecordField, RulesField, VerdictField
 
@@ -83,7 +89,7 @@ class SessionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     chip_value = StrictIntegerField(min_value=1, max_value=MAX_CHIPS, default=1, unit=MONEY_UNIT,
                                     help_text="Smallest currency units per chip.")
     currency = serializers.CharField(max_length=3, default="GBP")
-    allow_credit = serializers.BooleanField(default=False)
+    allow_credit = StrictBooleanField(default=False)
     buy_ins = serializers.DictField(
         child=StrictIntegerField(min_value=1, max_value=MAX_CHIPS, unit=CHIPS_UNIT, name="a buy-in"),
         required=False, help_text="Seat -> chips bought at the start (paid on the spot).")
@@ -170,6 +176,7 @@ class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
                                unit=MONEY_UNIT,
                                help_text="Smallest currency units; default chips x chip value.")
     chips = StrictIntegerField(min_value=1, max_value=MAX_CHIPS, unit=CHIPS_UNIT)
+    paid = StrictBooleanField(default=True, help_text="Paid on the spot (else owed).")
 
     class Meta:
         model = ChipPurchase
@@ -232,5 +239,5 @@ class ReplayRequestSerializer(KnownFieldsOnly, serializers.Serializer):
     pool = StrictIntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
                               unit=CHIPS_UNIT,
                               help_text="Units in the pool before the antes (default: the record's, else 0).")
-    first_of_series = serializers.BooleanField(required=False, allow_null=True)
+    first_of_series = StrictBooleanField(required=False, allow_null=True)
     record = RecordField()

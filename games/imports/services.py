@@ -106,6 +106,9 @@ class SessionFile:
     header: dict[str, Any]
     lines: list[Line] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)  # unreadable lines
+    #: line 1 is no JSON object: its error is all that is said of the header (nothing in it
+    #: can be checked, and "first_dealer None is not seated" would only say it is missing)
+    header_unreadable: bool = False
 
     @property
     def deal_lines(self) -> list[int]:
@@ -146,7 +149,7 @@ class ImportRefused(Exception):
                 f"{MAX_ERRORS} are listed and the file was checked no further")]
         self.errors = errors
         bad = len({e.get("line") for e in errors if e not in (notes or [])})
-        unchecked = ", and deal lines left unchecked after a bad one (see the errors)" if notes else ""
+        unchecked = ", and lines left unchecked after a bad deal line (see the errors)" if notes else ""
         self.detail = detail or f"{bad} bad line(s){unchecked}; nothing was stored."
         super().__init__(self.detail)
 
@@ -262,7 +265,7 @@ def parse_session_file(text: str) -> SessionFile:
             problem = f'a {extra} line is {{"{extra}": {{"reason": text}}}}'
         if problem:
             if header is None:
-                header = {}
+                header, sf.header_unreadable = {}, True
                 sf.errors.append(_err(number, f"the session header is unreadable: {problem}"))
             else:
                 sf.lines.append(Line(number, "bad" if not_a_deal else "unreadable", {}))
@@ -360,6 +363,8 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     """Replay every deal through the engine and check every other line as its service will take
     it when stored by ``user`` (the importer; None from the shell); raise `ImportRefused`
     listing every bad line."""
+    if sf.header_unreadable:
+        raise ImportRefused(sorted(sf.errors, key=lambda e: e["line"]))
     errors, resolved = _header_errors(club, sf.header)
     errors = sf.errors + errors
     if resolved is None or not sf.header or any(e["line"] == 1 for e in errors):
@@ -396,6 +401,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
                 continue
             closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
                                   errors)
+            unchecked.follow_close(closed)
             continue
         if line.kind == "reopen":
             _check_reopen(line, closed, errors)
@@ -449,14 +455,18 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
 
 @dataclass
 class Unchecked:
-    """The deal lines validation could not replay. After a bad deal line (unreadable, or one
-    the engine refuses) the pool and the dealer the next deal starts from are unknown, so a
+    """The lines validation could not check. After a bad deal line (unreadable, or one the
+    engine refuses) the pool and the dealer the next deal starts from are unknown, so a
     record that does not state them (``_states_its_start``) cannot be checked, nor can the
     ones after it until a record states them again. Each such run is said once, at its first
-    line (:meth:`notes`), as the error cap is said: fixing the bad line may show more errors."""
+    line (:meth:`notes`), as the error cap is said: fixing the bad line may show more errors.
+    So is a close line that comes while they are unknown: whether the final deal was played,
+    and the buy-back that bounds the payments after it, cannot be worked out."""
 
     #: (the bad deal line, the run's first and last line)
     runs: list[tuple[int, int, int]] = field(default_factory=list)
+    #: (the bad deal line, the close line left unchecked after it)
+    closes: list[tuple[int, int]] = field(default_factory=list)
     bad: int = 0  # the last bad deal line: from it on the start of a deal is unknown
     going_on: bool = False  # no deal line has been checked since the last run began
 
@@ -475,9 +485,21 @@ class Unchecked:
         if after is None:
             self.bad = line.number
 
+    def follow_close(self, closed: Closed) -> None:
+        """Note a close line whose closing could not be worked out (``closed.bought_back`` is
+        None after a bad deal line). One a reopen line reverses asks for neither check."""
+        if closed.bought_back is None and not closed.reopened_later:
+            self.closes.append((self.bad, closed.line))
+
     def notes(self) -> list[dict[str, Any]]:
-        """One entry a run, at its first line, saying which deal lines were not checked."""
-        notes = []
+        """One entry a run, at its first line, saying which deal lines were not checked, and
+        one at each close line left unchecked."""
+        notes = [_err(line, f"this close line was not checked, nor the payments after it: "
+                            f"after the bad deal line {bad} the pool the session closes with "
+                            "is unknown, so whether the final deal was played and what the "
+                            "closing buys back (which bounds those payments) cannot be worked "
+                            f"out; fix line {bad} and import again to have them checked")
+                 for bad, line in self.closes]
         for i, (bad, first, last) in enumerate(self.runs):
             span = ("from here on" if self.going_on and i == len(self.runs) - 1
                     else f"from here to line {last}")

@@ -125,3 +125,13 @@ def played(oak_session, post_deal):
         response = post_deal(oak_session, n, deal)
         assert response.status_code == 201, response.content
     return oak_session
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict:
+    """The OpenAPI schema as JSON, read once a module."""
+    from rest_framework.test import APIClient
+
+    response = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return json.loads(response.content)

@@ -108,3 +108,17 @@ def test_both_endpoints_document_the_range(viewer_client):
     for alias, name in (("from", "date_from"), ("to", "date_to")):
         assert results[alias]["schema"] == {"type": "string", "format": "date"}
         assert f"`{name}`" in results[alias]["description"]
+
+
+@pytest.mark.parametrize("field, day", [("date_from", "31-11-2026"), ("date_to", "2026-11-31"),
+                                        ("date_from", "11/30/2026"), ("date_to", "20261130")])
+def test_a_day_that_is_none_is_the_same_400_on_both(viewer_client, field, day):
+    # one function reads the range on both (filters.date_range): the sessions list no longer
+    # says django-filter's "Enter a valid date.", which names no format
+    answers = [problem(viewer_client.get(url, {field: day}), 400) for url in (SESSIONS, RESULTS)]
+    for answer in answers:
+        answer.pop("instance")  # (the request's own path)
+    assert answers[0] == answers[1]
+    assert answers[0]["code"] == "validation-error"
+    assert answers[0]["detail"] == f"{field} must be a date like 2026-11-30, not {day!r}"
+    assert answers[0]["errors"] == [{"field": field, "message": "Expected YYYY-MM-DD."}]

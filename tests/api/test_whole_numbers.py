@@ -4,12 +4,10 @@ A form post (multipart or urlencoded) can only send text: there, digits are read
 else."""
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from rest_framework.test import APIClient
 
 from games.models import ChipPayment, ChipPurchase, Deal, GameSession
 
@@ -135,13 +133,6 @@ def test_the_session_service_refuses_true_for_a_number_too(make_session, changes
         make_session(**changes)
     assert [e["field"] for e in refused.value.errors] == [field]
     assert not GameSession.objects.exists()
-
-
-@pytest.fixture(scope="module")
-def schema() -> dict:
-    response = APIClient().get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-    assert response.status_code == 200
-    return json.loads(response.content)
 
 
 @pytest.mark.parametrize("component, prop, bounds", [

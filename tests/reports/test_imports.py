@@ -954,7 +954,7 @@ def test_deal_lines_left_unchecked_after_a_bad_one_are_said(
         "the deal lines from here on were not checked: after the bad deal line 2 the pool and "
         "the dealer they start from are unknown, and they do not state them; fix line 2 and "
         "import again to have them checked")}
-    assert job["detail"] == ("1 bad line(s), and deal lines left unchecked after a bad one "
+    assert job["detail"] == ("1 bad line(s), and lines left unchecked after a bad deal line "
                              "(see the errors); nothing was stored.")
     assert not GameSession.objects.exists()
     # line 2 fixed: deal 5's own error shows (and the deals after it are said unchecked)
@@ -979,4 +979,50 @@ def test_a_record_that_states_its_dealer_and_pool_is_checked_again(
     assert all("not checked" not in e["message"] for e in job["errors"][2:-1])
     assert job["errors"][-1]["line"] == 9 and job["errors"][-1]["message"].startswith(
         "the deal lines from here on were not checked: after the bad deal line 8 ")
-    assert job["detail"].startswith("2 bad line(s), and deal lines left unchecked after a bad one")
+    assert job["detail"].startswith("2 bad line(s), and lines left unchecked after a bad deal line")
+
+
+@pytest.mark.parametrize("header", ['{"format": "loo-session/1", "seats": [', "[1, 2]", "null"],
+                         ids=["not-json", "a-list", "null"])
+def test_an_unreadable_header_is_one_error_not_a_cascade(
+        scorer_client, django_capture_on_commit_callbacks, header):
+    # nothing of a header that cannot be read is checked: no "first_dealer None is not seated"
+    from games.models import GameSession
+
+    job = post_file(scorer_client, _hand_written({1: header}, deals=3),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert len(job["errors"]) == 1, job["errors"]
+    assert job["errors"][0]["line"] == 1
+    assert job["errors"][0]["message"].startswith("the session header is unreadable: ")
+    assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("bad_line", ["x", _twice(7)], ids=["unreadable", "refused"])
+def test_a_close_line_after_a_bad_deal_line_is_said_unchecked(
+        scorer_client, django_capture_on_commit_callbacks, bad_line):
+    # the last deal (line 8) is bad: the pool the session closes with is unknown, so the close
+    # line's final-deal check and the buy-back bounding the payments after it are not made
+    from games.models import GameSession
+
+    text = _hand_written({8: bad_line}, deals=7) + json.dumps({"close": {"reason": "done"}}) + "\n"
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert {e["line"] for e in job["errors"]} == {8, 9}, job["errors"]
+    assert job["errors"][-1] == {"line": 9, "message": (
+        "this close line was not checked, nor the payments after it: after the bad deal line 8 "
+        "the pool the session closes with is unknown, so whether the final deal was played and "
+        "what the closing buys back (which bounds those payments) cannot be worked out; fix "
+        "line 8 and import again to have them checked")}
+    assert job["detail"] == ("1 bad line(s), and lines left unchecked after a bad deal line "
+                             "(see the errors); nothing was stored.")
+    assert not GameSession.objects.exists()
+
+
+def test_a_close_line_a_reopen_line_reverses_needs_no_note(
+        scorer_client, django_capture_on_commit_callbacks):
+    # a closing the file reopens asks for no final deal and bounds no payment by its buy-back
+    text = (_hand_written({8: "x"}, deals=7) + json.dumps({"close": {"reason": "done"}}) + "\n"
+            + json.dumps({"reopen": {"reason": "one more"}}) + "\n")
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert [e["line"] for e in job["errors"]] == [8], job["errors"]
