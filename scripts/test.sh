@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/ensure-chromium.sh
-.venv/bin/python -m pytest "$@"
+# one pytest worker a CPU (pytest-xdist); LOO_TEST_WORKERS=0 runs every test in this process
+.venv/bin/python -m pytest -n "${LOO_TEST_WORKERS:-auto}" "$@"
