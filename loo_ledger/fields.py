@@ -26,6 +26,12 @@ CHIPS_UNIT = "of chips"
 MONEY_UNIT = "of the smallest currency unit"
 
 
+def in_form_post(field: serializers.Field) -> bool:
+    """The body ``field`` reads came as a form post (multipart or urlencoded, as the browsable
+    API and ``curl -d`` send), where every value is text."""
+    return html.is_html_input(getattr(field.root, "initial_data", None))
+
+
 def is_whole(value: Any) -> bool:
     """True for a JSON integer: an ``int``, not a ``bool`` (which Python counts as one)."""
     return type(value) is int
@@ -55,7 +61,7 @@ class StrictIntegerField(serializers.IntegerField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
-        in_form = html.is_html_input(getattr(self.root, "initial_data", None))
+        in_form = in_form_post(self)
         if is_whole(data) or (in_form and isinstance(data, str) and _DIGITS.fullmatch(data)):
             return int(data)
         raise serializers.ValidationError(
@@ -80,7 +86,7 @@ class StrictBooleanField(serializers.BooleanField):
     The schema is a ``BooleanField``'s: ``type: boolean``."""
 
     def to_internal_value(self, data: Any) -> bool | None:
-        in_form = html.is_html_input(getattr(self.root, "initial_data", None))
+        in_form = in_form_post(self)
         if type(data) is bool:
             return data
         if in_form and isinstance(data, str):
