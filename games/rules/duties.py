@@ -48,6 +48,8 @@ class Duties:
                             "turn-up card is needed", field="turnup")
         self._set_trump(SUIT[self.turnup])
         self._winner, self._best = self._strongest(led)
+        if self._ace_first and self._trick_no == 1:
+            self._special = True  # trick 1 goes on under trumps: the ace (Pam) duty bites now
 
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""

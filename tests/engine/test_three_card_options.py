@@ -269,6 +269,24 @@ def test_trump_ace_first_trick_off_by_default():
                    deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -3})
 
 
+def test_trump_ace_first_trick_binds_followers_once_a_void_turns_trumps_in_trick_1():
+    # on-first-void + trump_ace_first_trick: ann 9H 4C KC, bob 3S JD 2C, cat TH AS 6C; 7S.
+    # T1 ann 9H; bob void: spades turned, bob trumps 3S; cat, judged under spades like every
+    # later card, keeps back AS for TH: failed-to-play-trump-ace (1.x missed it) -> bob
+    # T2 bob 2C (no trump left), cat 6C, ann KC -> ann; T3 ann 4C, bob JD, cat AS -> cat
+    v = play(record(SEATS, "dan", turnup="7S", pool=6,
+                    rules=rules(trump_turned="on-first-void", trump_ace_first_trick=True),
+                    actions="""ann stand; bob stand; cat stand; dan pass
+                    ann 9H; bob 3S; cat TH
+                    bob 2C; cat 6C; ann KC
+                    ann 4C; bob JD; cat AS"""))
+    assert winners(v) == ["bob", "ann", "cat"]
+    assert violations(v) == [("cat", "failed-to-play-trump-ace", 1, "TH", "full-loo")]
+    # P = 6 + 3 = 9, a trick 3: bob 3, ann 3; cat's trick stays, cat pays 3 -> 9 - 6 + 3 = 6
+    assert_settled(v, payouts={"ann": 3, "bob": 3}, loos={"cat": 3}, pool_after=6,
+                   deltas={"ann": 3, "bob": 3, "cat": -3, "dan": -3})
+
+
 def test_trumps_turned_on_a_void_in_the_second_trick():
     # ann 9H 5C KS, bob JH 2H 3S. T1 ann 9H, bob JH -> bob (no void, nothing turned);
     # T2 bob 2H (no trumps known: any lead), ann void -> 7C turned, ann must trump: 5C -> ann
