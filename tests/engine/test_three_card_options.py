@@ -348,3 +348,18 @@ def test_without_ante_first_deal_only_every_deal_antes():
     v = play(record(SEATS, "dan", turnup="7D", pool=6, number=2, rules=rules(),
                     actions="ann pass; bob pass; cat pass"))
     assert v["settlement"]["antes"] == {"dan": 3}
+
+
+def test_ante_double_on_the_first_deal_only():
+    # ante_double (Russian: everybody 3 for a double pool) with ante_first_deal_only: deal 1 is
+    # a double pool (6 carried), so all four ante 3: P = 6 + 12 = 18, everyone passes, dan takes
+    # it (+18 - 3 = +15). Deal 2 antes nothing: dan takes the 6 carried.
+    opts = rules(ante_double={"dealer": 3, "each": 3}, ante_first_deal_only=True)
+    first = play(record(SEATS, "dan", turnup="7D", pool=6, number=1, rules=opts,
+                        actions="ann pass; bob pass; cat pass"))
+    assert_settled(first, pool=18, payouts={"dan": 18}, pool_after=0,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": 15})
+    later = play(record(SEATS, "dan", turnup="7D", pool=6, number=2, rules=opts,
+                        actions="ann pass; bob pass; cat pass"))
+    assert later["settlement"]["antes"] == {}
+    assert_settled(later, pool=6, payouts={"dan": 6}, pool_after=0, deltas={"dan": 6})
