@@ -195,6 +195,12 @@ class Declaring:
         if self._mode in ("forced", "eldest-miss"):
             pass
         elif self._three:
+            if standers == [d]:
+                # the dealer stood out of turn and everyone before him passed: as when they
+                # all pass before him, he takes the pool without play (nobody to play against)
+                self._standers = []
+                self._end("dealer-takes")
+                return
             if self._decl[d] == "pass":
                 others = [i for i in standers if i != d]
                 if len(others) == 1:
