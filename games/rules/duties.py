@@ -86,7 +86,11 @@ class Duties:
         if es[c] == trump:
             if r.lead_trump_ace:
                 ace = self._lead_ace(hand)
-                if ace in hand and c != ace:
+                # Pam is above the ace: where another duty asks for Pam (the highest trump, or
+                # Pam to the first trick), leading it meets the ace duty too, or no lead would do
+                pam_asked = c == self._pam and (r.lead_highest_trump or (
+                    r.trump_ace_first_trick and self._trick_no == 1))
+                if ace in hand and c != ace and not pam_asked:
                     return ("failed-to-lead-trump-ace", f"led {NAME[c]} holding {NAME[ace]}")
             if r.lead_highest_trump:
                 top = max((x for x in hand if es[x] == trump), key=key.__getitem__)

@@ -334,3 +334,30 @@ def test_trump_ace_first_trick_makes_pam_due_at_the_first_trick():
         ["ann", "ann", "ann", "bob", "bob"],
         ("bob", "failed-to-play-trump-ace", 1, "5S", "full-loo"), {"ann": 6}, 9,
         {"ann": 6, "bob": -5, "dan": -5})
+
+
+# ann JC AS 2D 3D 4D | bob 5H 6H 7H 8H 9H; spades trumps. ann, to lead trick 1, holds Pam and
+# the ace of trumps: lead_trump_ace asks for the ace, lead_highest_trump (Pam is the highest
+# trump) and trump_ace_first_trick (Pam to trick 1) for Pam. 1.1.1 refused both leads, so no
+# lead was legal (and the simulator failed); Pam, above the ace, now meets the ace duty there.
+ACE_AND_PAM = {"ann": ["JC", "AS", "2D", "3D", "4D"], "bob": ["5H", "6H", "7H", "8H", "9H"]}
+
+
+@pytest.mark.parametrize(("extra", "legal", "ace_lead"), [
+    ({}, ["AS"], None),                          # the ace duty alone: the ace, as written
+    ({"lead_highest_trump": True}, ["JC"], "failed-to-lead-highest-trump"),
+    ({"trump_ace_first_trick": True}, ["JC"], "failed-to-play-trump-ace"),
+])
+def test_pam_meets_the_ace_duty_where_another_duty_asks_for_pam(extra, legal, ace_lead):
+    rules = {**FIVE, "lead_trump_ace": True, **extra}
+    deal = deal_at(rules, SEATS, "dan", TWO_STAND, hands=ACE_AND_PAM, turnup="4S", pool=5)
+    assert deal.legal_plays("ann") == legal
+    assert deal.play_violation("ann", "AS") == ace_lead
+    if not extra:
+        assert deal.play_violation("ann", "JC") == "failed-to-lead-trump-ace"
+        return
+    # T1 ann JC (Pam led: bob has no trump) -> ann, then ann AS and her diamonds take the rest:
+    # all five tricks take all P = 5 + 5 = 10; bob, trickless, is looed 5 -> pool after 5.
+    assert replayed(TWO_STAND + """ann JC; bob 5H; ann AS; bob 6H; ann 2D; bob 7H
+                    ann 3D; bob 8H; ann 4D; bob 9H""", rules, hands=ACE_AND_PAM) == clean(
+        ["ann"] * 5, {"ann": 10}, 5, {"ann": 10, "bob": -5, "dan": -5}, loos={"bob": 5})
