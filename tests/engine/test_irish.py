@@ -138,3 +138,13 @@ def test_irish_lone_stander_against_a_dealer_defending_with_his_own_exchanged_ha
                    hands={"ann": ["2C", "9H", "8C"], "dan": ["3S", "4S", "5H"]}))
     assert winners(v) == ["ann", "ann", "dan"] and v["defender"] == "dan"
     assert_settled(v, payouts={"ann": 6}, pool_after=3, deltas={"ann": 6, "dan": -3})
+
+
+def test_irish_everyone_passing_gives_the_dealer_the_pool_and_a_lone_stander_is_played():
+    # Interpretations 11: all pass before dan -> he takes P = 6 + 3 = 9 without play; against
+    # a lone stander he may not pass (he stands, or defends with his own cards).
+    v = play(irish("ann pass; bob pass; cat pass", pool=6))
+    assert v["ended"] == "dealer-takes" and v["tricks"] == []
+    assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
+    errors = record_errors(irish("ann stand; bob pass; cat pass; dan pass", pool=6))
+    assert any(e["player"] == "dan" and "may not pass" in e["message"] for e in errors), errors

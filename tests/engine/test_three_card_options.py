@@ -111,6 +111,17 @@ def test_club_law_everyone_plays():
                    deltas={"ann": 3, "bob": 3, "cat": -3})
 
 
+def test_club_law_overrides_bold_stand_in_an_empty_always_double_pool():
+    # always-double, bold_stand and club_law, the pool empty: a club turned makes everyone
+    # play (not only the last player and the dealer). CLUB_PLAYS on P = 0 + 3 = 3: a trick is
+    # worth 1; ann, bob, dan 1 each; cat looed 3 -> pool after 3.
+    v = play(record(SEATS, "dan", turnup="7C", pool=0, actions=CLUB_PLAYS,
+                    rules=rules(club_law=True, bold_stand=True, pools="always-double")))
+    assert v["standers"] == ["ann", "bob", "cat", "dan"] and winners(v) == ["ann", "bob", "dan"]
+    assert_settled(v, pool=3, payouts={"ann": 1, "bob": 1, "dan": 1}, loos={"cat": 3},
+                   pool_after=3, deltas={"ann": 1, "bob": 1, "cat": -3, "dan": -2})
+
+
 @pytest.mark.parametrize("declaration", ["ann pass", "ann miss"])
 def test_club_law_refuses_pass_and_miss(declaration):
     rec = record(SEATS, "dan", turnup="7C", pool=6, rules=rules(club_law=True),
