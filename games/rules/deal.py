@@ -916,6 +916,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
     def finish(self) -> None:
         """Close the record: a deal that stops short without a reason is a record error."""
+        while self.phase == DECLARE and self._to_act in self._forced_pass:
+            self._decl[self._to_act] = "pass"  # thrown up: the record may leave the pass out
+            self._next_declarer()
         if self.phase == OVER:
             return
         if self.phase == FLUSH and not self._flushes:

@@ -276,11 +276,14 @@ def test_offenders_early_trick_shares_stay_in_the_pool():
                    deltas={"ann": 5, "bob": -3, "cat": -3, "dan": -3})
 
 
-def test_a_dealer_thrown_up_against_a_lone_stander_concedes_the_pool():
+@pytest.mark.parametrize("thrown_up", ["; dan pass", ""])
+def test_a_dealer_thrown_up_against_a_lone_stander_concedes_the_pool(thrown_up):
     # dan may not pass against ann alone, but looking at another hand makes him throw up: ann
     # takes P = 6 + 3 = 9 without play; dan pays the ante and a full loo (3) -> pool after 3.
+    # The forced pass may be left out even where nothing follows it (1.1.1 said the record
+    # stopped during the declarations).
     v = play(record(SEATS, "dan", turnup="7D", pool=6,
-                    actions="ann stand; bob pass; cat pass; dan ! looked-at-hand; dan pass"))
+                    actions="ann stand; bob pass; cat pass; dan ! looked-at-hand" + thrown_up))
     assert v["ended"] == "conceded" and v["tricks"] == []
     assert violations(v) == [("dan", "looked-at-hand", None, None, "full-loo")]
     assert_settled(v, payouts={"ann": 9}, loos={"dan": 3}, pool_after=3,
