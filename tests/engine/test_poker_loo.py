@@ -484,3 +484,28 @@ def test_a_single_loo_before_the_play_is_in_the_pot_the_burns_match():
         "winners": ["ann", "ann", "ann", "dan", "bob"], "payouts": {"ann": 26},
         "loos": {"bob": 26, "cat": 26, "dan": 26}, "pool_after": 78,
         "deltas": {"ann": 21, "bob": -31, "cat": -36, "dan": -32}, "next_dealer": "ann"}
+
+
+def test_a_capped_series_first_forced_deal_then_the_two_stander_burn():
+    # loo_cap 50. 1: the forced first deal as above (burns min(21, 50) = 21 each: pot 63).
+    # 2: ann deals; bob and cat stand, dan and ann fold. bob AH KH QH 3C 4C, cat AS KS AC KC 7D
+    # (hearts trumps): bob takes T1-T3 with his hearts, cat T4 (AC over 3C) and T5 (KC).
+    # bob's three tricks take 63; with exactly two standers cat, without three, is burned
+    # though he took two: min(63, 50) = 50 -> pot 50, the series goes on (no antes).
+    rules = {**POKER, "loo_cap": 50}
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": rules,
+              "first_dealer": "dan", "pool": 0}
+    second = record(FOUR, "ann", rules=rules, turnup="2H", actions="""
+        bob stand; cat stand; dan pass; ann pass
+        bob AH; cat AS; bob KH; cat KS; bob QH; cat 7D; bob 3C; cat AC; cat KC; bob 4C""")
+    deals = [record(FOUR, "dan", rules=rules, turnup="2H", actions=FIRST_THREE_ONE_ONE), second]
+    for deal in deals:
+        del deal["pool"], deal["rules"], deal["seats"]
+    verdicts = list(replay_session([header, *deals]))
+    got = [(nonzero(v["settlement"]["loo_payments"]), v["settlement"]["pool_after"],
+            nonzero(v["settlement"]["deltas"]), v["next"]["dealer"], v["next"]["first_of_series"])
+           for v in verdicts]
+    assert got == [
+        ({"bob": 21, "cat": 21, "dan": 21}, 63, {"ann": 16, "bob": -26, "cat": -26, "dan": -27},
+         "ann", False),
+        ({"cat": 50}, 50, {"bob": 63, "cat": -50}, "bob", False)]
