@@ -175,6 +175,19 @@ def test_bold_stand_dealer_and_last_player_must_play():
     assert_settled(v, payouts={"cat": 1, "dan": 2}, pool_after=0, deltas={"cat": 1, "dan": -1})
 
 
+def test_bold_stand_holds_when_the_dealer_stood_out_of_turn():
+    # always-double, pool empty: dan stands before his turn (single loo 3, paid at once), then
+    # everyone passes: bold stand still makes cat, the last player, play him (not dealer-takes).
+    # cat AD 9H 3C takes all three from dan's KD 5S 2C: P = 0 + 3 + 3 = 6; dan looed 3.
+    v = play(record(SEATS, "dan", turnup="7D", pool=0,
+                    rules=rules(bold_stand=True, pools="always-double"),
+                    actions="""dan stand; ann pass; bob pass; cat pass
+                    cat AD; dan KD; cat 9H; dan 5S; cat 3C; dan 2C"""))
+    assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "cat", "cat"]
+    assert_settled(v, pool=6, payouts={"cat": 6}, loos={"dan": 3}, penalties={"dan": 3},
+                   pool_after=3, deltas={"cat": 6, "dan": -9})
+
+
 def test_bold_stand_does_not_apply_to_a_looed_pool():
     # 3 carried from a loo: the pool is not the dealer's ante alone, so dan takes P = 6
     v = play(record(SEATS, "dan", turnup="7D", pool=3,
