@@ -835,7 +835,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         return self._probe_judge(s, c, hand)
 
     def _probe_judge(self, s: int, c: int, hand: list[int]) -> str | None:
-        saved = (self._trump, self._pam, self._es, self._key, self._best, self._winner)
+        saved = (self._trump, self._pam, self._es, self._key, self._best, self._winner,
+                 self._special)
         try:
             if self._lead_card >= 0:
                 if self._trump is None and self._trump_mode == "on-first-void":
@@ -846,7 +847,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     self._set_trump(SUIT[c])
                 found = self._judge_lead(c, hand)
         finally:
-            self._trump, self._pam, self._es, self._key, self._best, self._winner = saved
+            (self._trump, self._pam, self._es, self._key, self._best, self._winner,
+             self._special) = saved
         return None if found is None else found[0]
 
     def _probe(self, fn: Any) -> Any:
@@ -914,6 +916,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
     def finish(self) -> None:
         """Close the record: a deal that stops short without a reason is a record error."""
+        while self.phase == DECLARE and self._to_act in self._forced_pass:
+            self._decl[self._to_act] = "pass"  # thrown up: the record may leave the pass out
+            self._next_declarer()
         if self.phase == OVER:
             return
         if self.phase == FLUSH and not self._flushes:

@@ -195,6 +195,14 @@ class Declaring:
         if self._mode in ("forced", "eldest-miss"):
             pass
         elif self._three:
+            if standers == [d]:
+                # the dealer stood out of turn and everyone before him passed: as when they
+                # all pass before his turn, he takes the pool without play (or, under bold
+                # stand, plays the last player in the round)
+                if self._declaration_closes(d):
+                    return
+                standers = self._standers = [i for i in self._order
+                                             if decl[i] in ("stand", "take-miss", "defend")]
             if self._decl[d] == "pass":
                 others = [i for i in standers if i != d]
                 if len(others) == 1:

@@ -48,6 +48,8 @@ class Duties:
                             "turn-up card is needed", field="turnup")
         self._set_trump(SUIT[self.turnup])
         self._winner, self._best = self._strongest(led)
+        if self._ace_first and self._trick_no == 1:
+            self._special = True  # trick 1 goes on under trumps: the ace (Pam) duty bites now
 
     def _first_trick_card(self) -> int:
         """``trump_ace_first_trick``: the card its holder must play to trick 1 (ace or Pam)."""
@@ -84,7 +86,11 @@ class Duties:
         if es[c] == trump:
             if r.lead_trump_ace:
                 ace = self._lead_ace(hand)
-                if ace in hand and c != ace:
+                # Pam is above the ace: where another duty asks for Pam (the highest trump, or
+                # Pam to the first trick), leading it meets the ace duty too, or no lead would do
+                pam_asked = c == self._pam and (r.lead_highest_trump or (
+                    r.trump_ace_first_trick and self._trick_no == 1))
+                if ace in hand and c != ace and not pam_asked:
                     return ("failed-to-lead-trump-ace", f"led {NAME[c]} holding {NAME[ace]}")
             if r.lead_highest_trump:
                 top = max((x for x in hand if es[x] == trump), key=key.__getitem__)

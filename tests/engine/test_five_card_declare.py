@@ -225,3 +225,19 @@ def test_ante_each_is_paid_by_every_other_player():
     v = play(rec)
     assert v["settlement"]["antes"] == {"ann": 1, "bob": 1, "cat": 1, "dan": 5}
     assert outcome(v) == clean([], {}, 8, {"ann": -1, "bob": -1, "cat": -1, "dan": -5})
+
+
+def test_the_standing_dealer_takes_the_turnup_and_draws_from_the_discards_after_the_stock():
+    # STOCK_DEAL with gus standing too: he takes the turn-up 2D, discards 6D 7D and draws one
+    # fewer, 3S, from the discards (the stock went with dan's AS). His hand JH QH 8D 2D 3S
+    # follows diamonds twice (8D, 2D), then 3S, JH, QH; ann still takes all five.
+    # P = 18 + 5 = 23 to ann; bob, cat, dan, gus looed 5 each -> 20; gus -5 ante -5 loo.
+    deal = (STOCK_DEAL.replace("gus pass", "gus stand")
+            .replace("AC KC > AS 2S", "AC KC > AS 2S\n    gus exchange 6D 7D > 3S")
+            .replace("dan 8C", "dan 8C; gus 8D").replace("dan 9C", "dan 9C; gus 2D")
+            .replace("dan 2S\n", "dan 2S; gus 3S\n").replace("dan QS", "dan QS; gus JH")
+            .replace("dan AS", "dan AS; gus QH"))
+    v = play_own_turnup(record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", actions=deal))
+    assert outcome(v) == clean(["ann"] * 5, {"ann": 23}, 20,
+                               {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -10},
+                               loos={"bob": 5, "cat": 5, "dan": 5, "gus": 5})

@@ -226,3 +226,26 @@ def test_cards_shown_with_the_flush_stand_for_a_hand_the_record_does_not_give():
     rec["actions"][4]["cards"] = PLAIN_SPADES
     got = replayed(rec["actions"], FIVE, seats=SEATS, dealer="dan", pool=10, turnup="3H")
     assert got == no_play({"ann": 15}, {"bob": 5}, 5, {"ann": 15, "bob": -5, "dan": -5})
+
+
+# Pam turned up (JC: clubs trumps) goes to the standing dealer; ann exchanges into five trumps.
+# ann 2C 4C 6C 5H 6D draws 8C TC; dan KH QH KD QS 2S takes JC for 2S: KH QH KD QS JC.
+PAM_TURNED = """ann stand; bob stand; cat pass; dan stand
+    ann exchange 5H 6D > 8C TC; dan exchange 2S >; ann flush"""
+PAM_TURNED_HANDS = {"ann": ["2C", "4C", "6C", "5H", "6D"], "dan": ["KH", "QH", "KD", "QS", "2S"]}
+
+
+@pytest.mark.parametrize(("blaze", "shows", "payouts", "loos", "pool_after", "deltas"), [
+    # blaze: dan's court cards with Pam, a Pam blaze, beat ann's five trumps: dan takes
+    # P = 10 + 5 = 15; bob looed 5; ann's beaten flush neither wins nor pays -> pool after 5.
+    (True, "; dan flush", {"dan": 15}, {"bob": 5}, 5, {"bob": -5, "dan": 10}),
+    # no blaze: dan holds no flush, so ann's five trumps take 15 and dan, a stander without a
+    # flush, is looed with bob: 5 each -> 10; dan -5 ante -5 loo.
+    (False, "", {"ann": 15}, {"bob": 5, "dan": 5}, 10, {"ann": 15, "bob": -5, "dan": -10}),
+])
+def test_pam_turned_up_completes_the_dealers_blaze_after_the_exchanges(blaze, shows, payouts,
+                                                                       loos, pool_after, deltas):
+    rules = {**FIVE, "blaze": True} if blaze else FIVE
+    got = replayed(PAM_TURNED + shows, rules, seats=SEATS, dealer="dan", pool=10, turnup="JC",
+                   hands=PAM_TURNED_HANDS)
+    assert got == no_play(payouts, loos, pool_after, deltas)

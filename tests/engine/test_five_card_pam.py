@@ -288,3 +288,76 @@ def test_the_evidence_says_why_pam_had_to_be_civil(mode, text, evidence):
     verdict = replay(record("ann bob cat dan", "dan", rules={**FIVE, "pam_be_civil": mode},
                             pool=10, turnup="2S", actions=text))
     assert [v["evidence"] for v in verdict["violations"]] == [evidence]
+
+
+# --- Pam rules in combination -----------------------------------------------------------------
+# Running Pam with pam_follows_trump: hearts trumps (3H), Pam is JH and JC a plain club.
+# ann 9H 5H 2D 3D 4D | bob JH JC 7C 8S 9S: bob's only trump is Pam.
+RUNNING = {**FIVE, "pam": "jack-of-trumps", "pam_follows_trump": True}
+
+
+def test_running_pam_must_follow_a_trump_lead_when_it_is_the_only_trump():
+    # T1 ann 9H, bob JH (due) -> bob; T2-T4 bob JC 7C 8S, ann discards diamonds -> bob;
+    # T5 bob 9S, ann 5H (trumps) -> ann. P = 10: bob 4 x 2 = 8, ann 2.
+    assert replayed(TWO_STAND + """ann 9H; bob JH; bob JC; ann 2D; bob 7C; ann 3D
+                    bob 8S; ann 4D; bob 9S; ann 5H""", RUNNING, turnup="3H") == clean(
+        ["bob", "bob", "bob", "bob", "ann"], {"ann": 2, "bob": 8}, 0,
+        {"ann": 2, "bob": 8, "dan": -5})
+    # bob keeps Pam back with 8S: revoke at T1 -> ann; T2 ann 5H, bob JH -> bob; bob takes the
+    # rest. ann's trick 2; bob's four stay and he pays 5 -> 10 - 2 + 5 = 13.
+    assert replayed(TWO_STAND + """ann 9H; bob 8S; ann 5H; bob JH; bob JC; ann 2D
+                    bob 7C; ann 3D; bob 9S; ann 4D""", RUNNING, turnup="3H") == offended(
+        ["ann", "bob", "bob", "bob", "bob"], ("bob", "revoke", 1, "8S", "full-loo"),
+        {"ann": 2}, 13, {"ann": 2, "bob": -5, "dan": -5})
+
+
+def test_a_valid_request_if_next_trump_call_spares_pam_for_that_trick_only():
+    # pam_be_civil request-if-next-trump + pam_follows_trump; spades trumps (4S). ann AS KS 2D
+    # 3D 4D | bob JC 5H 6H 7H 8H. T1 ann AS "civil", holding the next trump KS: a call, so bob
+    # (Pam his only trump) may keep Pam back: 5H -> ann. T2 ann KS, no call: Pam is due -> bob;
+    # bob leads hearts, ann discards diamonds. P = 10: ann 2, bob 8.
+    rules = {**FIVE, "pam_be_civil": "request-if-next-trump", "pam_follows_trump": True}
+    assert replayed(TWO_STAND + """ann AS civil; bob 5H; ann KS; bob JC; bob 6H; ann 2D
+                    bob 7H; ann 3D; bob 8H; ann 4D""", rules) == clean(
+        ["ann", "bob", "bob", "bob", "bob"], {"ann": 2, "bob": 8}, 0,
+        {"ann": 2, "bob": 8, "dan": -5})
+
+
+def test_trump_ace_first_trick_makes_pam_due_at_the_first_trick():
+    # five-card trump_ace_first_trick: Pam must be played to trick 1. ann 9S AH 7H KD QC |
+    # bob JC 5S 5H 9H 8D. T1 ann 9S, bob 5S (keeps Pam back) -> ann; T2 ann AH, bob 5H; T3 ann
+    # KD, bob 8D -> ann; T4 ann 7H, bob 9H; T5 bob JC, ann QC -> bob.
+    # P = 10: ann 3 x 2 = 6; bob's two tricks stay, he pays 5 -> 10 - 6 + 5 = 9.
+    assert replayed(TWO_STAND + """ann 9S; bob 5S; ann AH; bob 5H; ann KD; bob 8D
+                    ann 7H; bob 9H; bob JC; ann QC""",
+                    {**FIVE, "trump_ace_first_trick": True}) == offended(
+        ["ann", "ann", "ann", "bob", "bob"],
+        ("bob", "failed-to-play-trump-ace", 1, "5S", "full-loo"), {"ann": 6}, 9,
+        {"ann": 6, "bob": -5, "dan": -5})
+
+
+# ann JC AS 2D 3D 4D | bob 5H 6H 7H 8H 9H; spades trumps. ann, to lead trick 1, holds Pam and
+# the ace of trumps: lead_trump_ace asks for the ace, lead_highest_trump (Pam is the highest
+# trump) and trump_ace_first_trick (Pam to trick 1) for Pam. 1.1.1 refused both leads, so no
+# lead was legal (and the simulator failed); Pam, above the ace, now meets the ace duty there.
+ACE_AND_PAM = {"ann": ["JC", "AS", "2D", "3D", "4D"], "bob": ["5H", "6H", "7H", "8H", "9H"]}
+
+
+@pytest.mark.parametrize(("extra", "legal", "ace_lead"), [
+    ({}, ["AS"], None),                          # the ace duty alone: the ace, as written
+    ({"lead_highest_trump": True}, ["JC"], "failed-to-lead-highest-trump"),
+    ({"trump_ace_first_trick": True}, ["JC"], "failed-to-play-trump-ace"),
+])
+def test_pam_meets_the_ace_duty_where_another_duty_asks_for_pam(extra, legal, ace_lead):
+    rules = {**FIVE, "lead_trump_ace": True, **extra}
+    deal = deal_at(rules, SEATS, "dan", TWO_STAND, hands=ACE_AND_PAM, turnup="4S", pool=5)
+    assert deal.legal_plays("ann") == legal
+    assert deal.play_violation("ann", "AS") == ace_lead
+    if not extra:
+        assert deal.play_violation("ann", "JC") == "failed-to-lead-trump-ace"
+        return
+    # T1 ann JC (Pam led: bob has no trump) -> ann, then ann AS and her diamonds take the rest:
+    # all five tricks take all P = 5 + 5 = 10; bob, trickless, is looed 5 -> pool after 5.
+    assert replayed(TWO_STAND + """ann JC; bob 5H; ann AS; bob 6H; ann 2D; bob 7H
+                    ann 3D; bob 8H; ann 4D; bob 9H""", rules, hands=ACE_AND_PAM) == clean(
+        ["ann"] * 5, {"ann": 10}, 5, {"ann": 10, "bob": -5, "dan": -5}, loos={"bob": 5})

@@ -124,3 +124,27 @@ def test_drawing_a_card_another_player_holds_is_a_record_error():
     rec = irish(DECLARE, "ann exchange 2C 3H > AS 4D; cat exchange; dan exchange 2S 3S 4C > AD 5H 6S",
                 "ann KD; cat 4D; dan AD; dan 6S; ann AS; cat 9S; ann QD; cat JH; dan 5H")
     assert any(e["player"] in ("ann", "cat") for e in record_errors(rec))
+
+
+def test_irish_lone_stander_against_a_dealer_defending_with_his_own_exchanged_hand():
+    # No miss at Irish Loo: dan defends with his own cards, and (a player in the deal) may
+    # exchange like any stander (docs/engine.md, Interpretations 11). ann 2C 9H 8C draws AD for
+    # 2C; dan 3S 4S 5H draws KD QD for the spades. T1 ann AD, dan KD -> ann; T2 ann 9H (no trump
+    # left), dan 5H -> ann; T3 ann 8C, dan QD (void: trumps) -> dan.
+    # P = 6 + 3 = 9, a trick 3: ann 6; the defender's trick stays -> pool after 3.
+    v = play(irish("ann stand; bob pass; cat pass; dan defend",
+                   "ann exchange 2C > AD; dan exchange 3S 4S > KD QD",
+                   "ann AD; dan KD; ann 9H; dan 5H; ann 8C; dan QD", pool=6,
+                   hands={"ann": ["2C", "9H", "8C"], "dan": ["3S", "4S", "5H"]}))
+    assert winners(v) == ["ann", "ann", "dan"] and v["defender"] == "dan"
+    assert_settled(v, payouts={"ann": 6}, pool_after=3, deltas={"ann": 6, "dan": -3})
+
+
+def test_irish_everyone_passing_gives_the_dealer_the_pool_and_a_lone_stander_is_played():
+    # Interpretations 11: all pass before dan -> he takes P = 6 + 3 = 9 without play; against
+    # a lone stander he may not pass (he stands, or defends with his own cards).
+    v = play(irish("ann pass; bob pass; cat pass", pool=6))
+    assert v["ended"] == "dealer-takes" and v["tricks"] == []
+    assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
+    errors = record_errors(irish("ann stand; bob pass; cat pass; dan pass", pool=6))
+    assert any(e["player"] == "dan" and "may not pass" in e["message"] for e in errors), errors

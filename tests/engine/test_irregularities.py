@@ -274,3 +274,44 @@ def test_offenders_early_trick_shares_stay_in_the_pool():
     # and cat's loo 3 -> 13 - 5 + 6 = 14
     assert_settled(v, pool=13, payouts={"ann": 5}, loos={"bob": 3, "cat": 3}, pool_after=14,
                    deltas={"ann": 5, "bob": -3, "cat": -3, "dan": -3})
+
+
+@pytest.mark.parametrize("thrown_up", ["; dan pass", ""])
+def test_a_dealer_thrown_up_against_a_lone_stander_concedes_the_pool(thrown_up):
+    # dan may not pass against ann alone, but looking at another hand makes him throw up: ann
+    # takes P = 6 + 3 = 9 without play; dan pays the ante and a full loo (3) -> pool after 3.
+    # The forced pass may be left out even where nothing follows it (1.1.1 said the record
+    # stopped during the declarations).
+    v = play(record(SEATS, "dan", turnup="7D", pool=6,
+                    actions="ann stand; bob pass; cat pass; dan ! looked-at-hand" + thrown_up))
+    assert v["ended"] == "conceded" and v["tricks"] == []
+    assert violations(v) == [("dan", "looked-at-hand", None, None, "full-loo")]
+    assert_settled(v, payouts={"ann": 9}, loos={"dan": 3}, pool_after=3,
+                   deltas={"ann": 9, "dan": -6})
+
+
+def test_penalty_and_loo_both_under_a_mixed_loo_pays_the_capped_loo_twice():
+    # mixed, cap 5: P = 9 + 3 = 12, a full loo is min(12, 5) = 5. bob revokes at T1 (5S to AD
+    # holding 2D) and takes no trick: penalty 5 + loo 5 = 10. ann takes all three: 12.
+    # Pool after 12 - 12 + 10 = 10.
+    v = play(record(SEATS, "dan", turnup="7D", pool=9, hands={"bob": ["5S", "2D", "3H"]},
+                    rules={"game": "three-card", "loo": "mixed", "loo_cap": 5,
+                           "penalty_and_loo": "both"},
+                    actions="""ann stand; bob stand; cat pass; dan pass
+                    ann AD; bob 5S; ann KD; bob 2D; ann 9H; bob 3H"""))
+    assert violations(v) == [("bob", "revoke", 1, "5S", "full-loo")]
+    assert_settled(v, payouts={"ann": 12}, loos={"bob": 10}, pool_after=10,
+                   deltas={"ann": 12, "bob": -10, "dan": -3})
+
+
+@pytest.mark.parametrize("declares", ["stand", "miss"])
+def test_a_dealer_who_stood_out_of_turn_takes_the_pool_when_everyone_else_passes(declares):
+    # dan stands (or takes the miss) before his turn: a single loo (3), paid at once. Everyone
+    # before him then passes, so he takes the pool without play (1.1.1 left him to play alone
+    # and refused the record). P = 6 + 3 ante + 3 = 12 to dan: +12 - 3 - 3 = +6.
+    v = play(record(SEATS, "dan", turnup="7D", pool=6,
+                    actions=f"dan {declares}; ann pass; bob pass; cat pass"))
+    assert v["ended"] == "dealer-takes" and v["standers"] == [] and v["tricks"] == []
+    assert violations(v) == [("dan", "declared-out-of-turn", None, None, "single-loo")]
+    assert_settled(v, pool=12, payouts={"dan": 12}, penalties={"dan": 3}, pool_after=0,
+                   deltas={"dan": 6})

@@ -458,3 +458,54 @@ def test_looking_at_another_hand_when_committed_burns_and_the_winnings_stay():
     assert v["settlement"]["pool_after"] == 48
     assert nonzero(v["settlement"]["deltas"]) == {"ann": -21, "bob": -5, "cat": -22}
     assert v["next"] == {"dealer": "ann", "pool": 48, "first_of_series": False}
+
+
+def test_an_exposed_card_on_the_first_deal_burns_at_once_and_the_first_deal_is_dealt_again():
+    # s.6: exposing a card is "as revoke"; at poker-Loo a revoke burns the offender at once and
+    # throws the hand in. bob exposes 7D at trick 2 of the first deal: P = 6 + 15 = 21, bob
+    # burned 21 -> pool 42, nothing paid out; dan deals again, still the series' first deal
+    # (so no new antes: the redeal), bob sitting out.
+    v = series_deal(FIRST_THREE_ONE_ONE.replace("ann KH; bob 6D",
+                                                "ann KH; bob ! exposed-card 7D; bob 6D"))
+    assert [(x["player"], x["rule"], x["trick"], x["card"], x["penalty"])
+            for x in v["violations"]] == [("bob", "exposed-card", 2, "7D", "burn")]
+    assert v["ended"] == "thrown-in" and v["redeal"] == {"sits_out": ["bob"]}
+    assert nonzero(v["settlement"]["deltas"]) == {"ann": -5, "bob": -26, "cat": -5, "dan": -6}
+    assert v["next"] == {"dealer": "dan", "pool": 42, "first_of_series": True}
+
+
+def test_a_single_loo_before_the_play_is_in_the_pot_the_burns_match():
+    # cat looks at the stock: a single loo (loo_amount 5) into the pot at once, so P = 21 + 5
+    # = 26 (docs/engine.md, Interpretations 1). ann's three tricks take 26; bob, cat, dan
+    # burned 26 each -> 78. cat: -5 ante -5 single loo -26 burn = -36.
+    v = series_deal("cat ! looked-at-stock\n" + FIRST_THREE_ONE_ONE)
+    assert outcome(v)["penalties"] == {"cat": 5}
+    assert {k: x for k, x in outcome(v).items() if k not in ("violations", "penalties")} == {
+        "winners": ["ann", "ann", "ann", "dan", "bob"], "payouts": {"ann": 26},
+        "loos": {"bob": 26, "cat": 26, "dan": 26}, "pool_after": 78,
+        "deltas": {"ann": 21, "bob": -31, "cat": -36, "dan": -32}, "next_dealer": "ann"}
+
+
+def test_a_capped_series_first_forced_deal_then_the_two_stander_burn():
+    # loo_cap 50. 1: the forced first deal as above (burns min(21, 50) = 21 each: pot 63).
+    # 2: ann deals; bob and cat stand, dan and ann fold. bob AH KH QH 3C 4C, cat AS KS AC KC 7D
+    # (hearts trumps): bob takes T1-T3 with his hearts, cat T4 (AC over 3C) and T5 (KC).
+    # bob's three tricks take 63; with exactly two standers cat, without three, is burned
+    # though he took two: min(63, 50) = 50 -> pot 50, the series goes on (no antes).
+    rules = {**POKER, "loo_cap": 50}
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": rules,
+              "first_dealer": "dan", "pool": 0}
+    second = record(FOUR, "ann", rules=rules, turnup="2H", actions="""
+        bob stand; cat stand; dan pass; ann pass
+        bob AH; cat AS; bob KH; cat KS; bob QH; cat 7D; bob 3C; cat AC; cat KC; bob 4C""")
+    deals = [record(FOUR, "dan", rules=rules, turnup="2H", actions=FIRST_THREE_ONE_ONE), second]
+    for deal in deals:
+        del deal["pool"], deal["rules"], deal["seats"]
+    verdicts = list(replay_session([header, *deals]))
+    got = [(nonzero(v["settlement"]["loo_payments"]), v["settlement"]["pool_after"],
+            nonzero(v["settlement"]["deltas"]), v["next"]["dealer"], v["next"]["first_of_series"])
+           for v in verdicts]
+    assert got == [
+        ({"bob": 21, "cat": 21, "dan": 21}, 63, {"ann": 16, "bob": -26, "cat": -26, "dan": -27},
+         "ann", False),
+        ({"cat": 50}, 50, {"bob": 63, "cat": -50}, "bob", False)]

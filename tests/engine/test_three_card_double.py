@@ -354,3 +354,33 @@ def test_action_after_the_deal_is_over_is_a_record_error():
     rec = base()
     rec["actions"].append({"player": "ann", "action": "play", "card": "2S"})
     assert any(e["index"] == 13 for e in record_errors(rec))
+
+
+# --- combinations: the dealer's special cases with other rules --------------------------------
+def test_conceded_pool_holds_a_passers_single_loo():
+    # single_stander: concede; bob looked at his cards out of turn (single loo 3, paid at once
+    # into the pool played for), then passed. P = 6 + 3 ante + 3 = 12, all to ann: bob -3.
+    v = play(record(SEATS, "dan", turnup="7D", pool=6,
+                    rules={"game": "three-card", "single_stander": "concede"},
+                    actions="bob ! looked-out-of-turn; ann stand; bob pass; cat pass; dan pass"))
+    assert v["ended"] == "conceded" and v["tricks"] == []
+    assert_settled(v, pool=12, payouts={"ann": 12}, penalties={"bob": 3}, pool_after=0,
+                   deltas={"ann": 12, "bob": -3, "dan": -3})
+
+
+@pytest.mark.parametrize(("miss", "plays", "tricks", "payouts", "pool_after", "deltas"), [
+    # ann takes all three from the defender: the undivided pool (P = 6 + 3 = 9) is hers.
+    (["KD", "5S", "2C"], "ann AD; dan KD; ann 9H; dan 5S; ann 3C; dan 2C",
+     ["ann", "ann", "ann"], {"ann": 9}, 0, {"ann": 9, "dan": -3}),
+    # T2 dan heads 9H with TH and leads 5S (no trump left): 1-2. Undivided: nobody is paid, the
+    # pool stays (9); ann took a trick, so she is not looed; the defender pays nothing.
+    (["KD", "5S", "TH"], "ann AD; dan KD; ann 9H; dan TH; dan 5S; ann 3C",
+     ["ann", "dan", "dan"], {}, 9, {"dan": -3}),
+])
+def test_undivided_pool_against_a_defending_dealer(miss, plays, tricks, payouts, pool_after,
+                                                    deltas):
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, rules={"preset": "undivided"}, miss=miss,
+                    hands={"ann": ["AD", "9H", "3C"]},
+                    actions="ann stand; bob pass; cat pass; dan defend; " + plays))
+    assert winners(v) == tricks and v["defender"] == "dan"
+    assert_settled(v, payouts=payouts, pool_after=pool_after, deltas=deltas)

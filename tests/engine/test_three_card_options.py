@@ -111,6 +111,17 @@ def test_club_law_everyone_plays():
                    deltas={"ann": 3, "bob": 3, "cat": -3})
 
 
+def test_club_law_overrides_bold_stand_in_an_empty_always_double_pool():
+    # always-double, bold_stand and club_law, the pool empty: a club turned makes everyone
+    # play (not only the last player and the dealer). CLUB_PLAYS on P = 0 + 3 = 3: a trick is
+    # worth 1; ann, bob, dan 1 each; cat looed 3 -> pool after 3.
+    v = play(record(SEATS, "dan", turnup="7C", pool=0, actions=CLUB_PLAYS,
+                    rules=rules(club_law=True, bold_stand=True, pools="always-double")))
+    assert v["standers"] == ["ann", "bob", "cat", "dan"] and winners(v) == ["ann", "bob", "dan"]
+    assert_settled(v, pool=3, payouts={"ann": 1, "bob": 1, "dan": 1}, loos={"cat": 3},
+                   pool_after=3, deltas={"ann": 1, "bob": 1, "cat": -3, "dan": -2})
+
+
 @pytest.mark.parametrize("declaration", ["ann pass", "ann miss"])
 def test_club_law_refuses_pass_and_miss(declaration):
     rec = record(SEATS, "dan", turnup="7C", pool=6, rules=rules(club_law=True),
@@ -162,6 +173,19 @@ def test_bold_stand_dealer_and_last_player_must_play():
     assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "dan", "dan"]
     # P = 3, trick 1: cat 1, dan 2 (dan -3 + 2 = -1)
     assert_settled(v, payouts={"cat": 1, "dan": 2}, pool_after=0, deltas={"cat": 1, "dan": -1})
+
+
+def test_bold_stand_holds_when_the_dealer_stood_out_of_turn():
+    # always-double, pool empty: dan stands before his turn (single loo 3, paid at once), then
+    # everyone passes: bold stand still makes cat, the last player, play him (not dealer-takes).
+    # cat AD 9H 3C takes all three from dan's KD 5S 2C: P = 0 + 3 + 3 = 6; dan looed 3.
+    v = play(record(SEATS, "dan", turnup="7D", pool=0,
+                    rules=rules(bold_stand=True, pools="always-double"),
+                    actions="""dan stand; ann pass; bob pass; cat pass
+                    cat AD; dan KD; cat 9H; dan 5S; cat 3C; dan 2C"""))
+    assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "cat", "cat"]
+    assert_settled(v, pool=6, payouts={"cat": 6}, loos={"dan": 3}, penalties={"dan": 3},
+                   pool_after=3, deltas={"cat": 6, "dan": -9})
 
 
 def test_bold_stand_does_not_apply_to_a_looed_pool():
@@ -269,6 +293,24 @@ def test_trump_ace_first_trick_off_by_default():
                    deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -3})
 
 
+def test_trump_ace_first_trick_binds_followers_once_a_void_turns_trumps_in_trick_1():
+    # on-first-void + trump_ace_first_trick: ann 9H 4C KC, bob 3S JD 2C, cat TH AS 6C; 7S.
+    # T1 ann 9H; bob void: spades turned, bob trumps 3S; cat, judged under spades like every
+    # later card, keeps back AS for TH: failed-to-play-trump-ace (1.x missed it) -> bob
+    # T2 bob 2C (no trump left), cat 6C, ann KC -> ann; T3 ann 4C, bob JD, cat AS -> cat
+    v = play(record(SEATS, "dan", turnup="7S", pool=6,
+                    rules=rules(trump_turned="on-first-void", trump_ace_first_trick=True),
+                    actions="""ann stand; bob stand; cat stand; dan pass
+                    ann 9H; bob 3S; cat TH
+                    bob 2C; cat 6C; ann KC
+                    ann 4C; bob JD; cat AS"""))
+    assert winners(v) == ["bob", "ann", "cat"]
+    assert violations(v) == [("cat", "failed-to-play-trump-ace", 1, "TH", "full-loo")]
+    # P = 6 + 3 = 9, a trick 3: bob 3, ann 3; cat's trick stays, cat pays 3 -> 9 - 6 + 3 = 6
+    assert_settled(v, payouts={"ann": 3, "bob": 3}, loos={"cat": 3}, pool_after=6,
+                   deltas={"ann": 3, "bob": 3, "cat": -3, "dan": -3})
+
+
 def test_trumps_turned_on_a_void_in_the_second_trick():
     # ann 9H 5C KS, bob JH 2H 3S. T1 ann 9H, bob JH -> bob (no void, nothing turned);
     # T2 bob 2H (no trumps known: any lead), ann void -> 7C turned, ann must trump: 5C -> ann
@@ -330,3 +372,18 @@ def test_without_ante_first_deal_only_every_deal_antes():
     v = play(record(SEATS, "dan", turnup="7D", pool=6, number=2, rules=rules(),
                     actions="ann pass; bob pass; cat pass"))
     assert v["settlement"]["antes"] == {"dan": 3}
+
+
+def test_ante_double_on_the_first_deal_only():
+    # ante_double (Russian: everybody 3 for a double pool) with ante_first_deal_only: deal 1 is
+    # a double pool (6 carried), so all four ante 3: P = 6 + 12 = 18, everyone passes, dan takes
+    # it (+18 - 3 = +15). Deal 2 antes nothing: dan takes the 6 carried.
+    opts = rules(ante_double={"dealer": 3, "each": 3}, ante_first_deal_only=True)
+    first = play(record(SEATS, "dan", turnup="7D", pool=6, number=1, rules=opts,
+                        actions="ann pass; bob pass; cat pass"))
+    assert_settled(first, pool=18, payouts={"dan": 18}, pool_after=0,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": 15})
+    later = play(record(SEATS, "dan", turnup="7D", pool=6, number=2, rules=opts,
+                        actions="ann pass; bob pass; cat pass"))
+    assert later["settlement"]["antes"] == {}
+    assert_settled(later, pool=6, payouts={"dan": 6}, pool_after=0, deltas={"dan": 6})
