@@ -730,7 +730,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 found = None  # following suit with no duty to head: nothing to judge
             else:
                 if self._trump is None and self._trump_mode == "on-first-void":
-                    self._turn_on_void(hand)
+                    self._turn_on_void(c)
                 found = self._judge_follow(s, c, hand)
         else:
             if self._trump is None:
@@ -840,7 +840,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         try:
             if self._lead_card >= 0:
                 if self._trump is None and self._trump_mode == "on-first-void":
-                    self._turn_on_void(hand)
+                    self._turn_on_void(c)
                 found = self._judge_follow(s, c, hand)
             else:
                 if self._trump is None and self._trump_mode == "first-lead":

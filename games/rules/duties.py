@@ -38,10 +38,15 @@ class Duties:
 
     __slots__ = ()
 
-    def _turn_on_void(self, hand: list[int]) -> None:
-        """``trump_turned: on-first-void``: trumps are turned when a player cannot follow."""
+    def _turn_on_void(self, c: int) -> None:
+        """``trump_turned: on-first-void``: trumps are turned when a player cannot follow.
+
+        The table sees only that ``c`` does not follow: it turns trumps then, a revoker's card
+        included (the revoke is judged apart), and later play goes on under those trumps; so
+        the replay turns them at the same card, or it would judge another game than the one
+        recorded."""
         led = self._led
-        if any(SUIT[x] == led for x in hand):
+        if SUIT[c] == led:
             return
         if self.turnup is None:
             raise self._err("turnup: trumps were turned when a player could not follow; the "

@@ -263,6 +263,26 @@ def test_first_void_player_is_judged_under_the_new_trumps():
                    deltas={"ann": 3, "bob": 6, "cat": -3, "dan": -3})
 
 
+def test_a_revoke_turns_trumps_as_the_table_sees_it():
+    # ann 9H 4C KC, bob JH 3S 2H, cat TH 6C 5D; 7S the turn-up.
+    # T1 ann 9H; bob, holding hearts, plays 3S: the table sees a player not following and turns
+    # the 7S, so bob's 3S is a trump and wins (cat's TH follows; no heart beats a trump). The
+    # revoke is bob's offence; trumps are not un-turned. (1.1 turned nothing, gave T1 to cat's
+    # TH and then flagged bob's lead to T2 as out of turn, an offence nobody committed.)
+    # T2 bob JH (no spade to lead), cat 6C, ann 4C -> bob; T3 bob 2H, cat 5D, ann KC -> bob
+    v = play(record(SEATS, "dan", turnup="7S", pool=6, rules=rules(trump_turned="on-first-void"),
+                    actions="""ann stand; bob stand; cat stand; dan pass
+                    ann 9H; bob 3S; cat TH
+                    bob JH; cat 6C; ann 4C
+                    bob 2H; cat 5D; ann KC"""))
+    assert v["trumps"] == "S" and winners(v) == ["bob", "bob", "bob"]
+    assert violations(v) == [("bob", "revoke", 1, "3S", "full-loo")]
+    # P = 6 + 3 = 9: bob's three tricks stay in the pool, bob pays a full loo (3), ann and cat
+    # are looed 3 each -> 9 + 3 + 6 = 18
+    assert_settled(v, payouts={}, loos={"ann": 3, "bob": 3, "cat": 3}, pool_after=18,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": -3})
+
+
 # --- trump_ace_first_trick ------------------------------------------------------------------
 # ann 9H KS 2C, bob AD 3D 4S, cat TH 5S 6C; 7D turned.
 # T1 ann 9H, bob 3D (void: trumps, but keeps back AD), cat TH -> bob
