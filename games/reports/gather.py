@@ -83,7 +83,7 @@ def session_facts(session: GameSession) -> SessionFacts:
         end_pool_shares=dict(closing.end_pool_shares) if closing else {},
         returned=dict(closing.returned) if closing else None,
         warnings=list(closing.warnings) if closing else [],
-        closed_at=session.closed_at.isoformat(timespec="minutes") if session.closed_at else None,
+        closed_at=timestamp(session.closed_at) if session.closed_at else None,
         history=closing_history(session),
     )
 

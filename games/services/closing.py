@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
 from games.selectors import standing_closing
@@ -186,13 +185,13 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "",
             memo="the banker buys back every chip")
         postings.append(entries[0].posting)
 
-    locked.status = GameSession.Status.CLOSED
-    locked.closed_at = timezone.now()
-    locked.save(update_fields=["status", "closed_at"])
     closing = SessionClosing.objects.create(
         session=locked, action=SessionClosing.Action.CLOSE, by=_user(user), reason=reason,
         end_pool_mode=mode, end_pool=pool, end_pool_shares=shares, returned=held,
         warnings=warnings, postings=postings)
+    locked.status = GameSession.Status.CLOSED
+    locked.closed_at = closing.at  # one moment: the session's and its closings log's agree
+    locked.save(update_fields=["status", "closed_at"])
     session.status, session.closed_at = locked.status, locked.closed_at
     return ClosingResult(closing, mode, pool, eldest, shares, held, warnings)
 

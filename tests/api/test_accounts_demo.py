@@ -1,4 +1,5 @@
-"""`manage.py load_demo`: the demo club, its logins and an engine-generated session, idempotent."""
+"""`manage.py load_demo`: the demo club, its logins and two engine-generated sessions (one open,
+one closed and settled), idempotent."""
 from __future__ import annotations
 
 import random
@@ -36,8 +37,9 @@ def test_demo_club_logins_and_session_of_30_deals():
 
     viewer = token_client("viewer", "viewer-password")
     sessions = viewer.get("/api/v1/clubs/demo/sessions/").json()["results"]
-    assert len(sessions) == 1
-    session_id = sessions[0]["id"]
+    assert {s["id"]: (s["name"], s["status"]) for s in sessions} == {
+        1: ("Demo evening", "open"), 2: ("Pam-Loo night", "closed")}  # the README's session 1
+    session_id = 1
     deals = viewer.get(f"/api/v1/clubs/demo/sessions/{session_id}/deals/").json()
     assert deals["count"] == 30
     assert f"/api/v1/clubs/demo/sessions/{session_id}/ledger" in output
@@ -58,21 +60,54 @@ def test_demo_ledger_balances_with_the_chips_issued():
     from games.models import GameSession
     from games.services.ledger import ledger_check
 
-    session = GameSession.objects.get(club__slug="demo")
-    assert session.deals.count() == 12
-    assert ledger_check(session) == []
+    for session in GameSession.objects.filter(club__slug="demo"):
+        assert session.deals.count() == 12
+        assert ledger_check(session) == []
+
+
+def test_demo_closed_session_shows_a_final_report_with_money_still_owed():
+    """A treasurer's first look: results in money, who pays whom, and rebuys on the slate."""
+    output = load_demo()
+    from games.management.commands.load_demo import PAM_LOO_NIGHT
+
+    viewer = token_client("viewer", "viewer-password")
+    session = viewer.get("/api/v1/clubs/demo/sessions/2/").json()
+    assert (session["name"], session["status"], session["resolved_rules"]["game"]) == (
+        "Pam-Loo night", "closed", "five-card")
+    assert "/clubs/demo/sessions/2/report/" in output
+    purchases = viewer.get("/api/v1/clubs/demo/sessions/2/purchases/").json()["results"]
+    on_slate: dict[str, int] = {}
+    for p in purchases:
+        if not p["paid"]:
+            on_slate[p["player"]] = on_slate.get(p["player"], 0) + p["money"]
+    # the README says "two rebuys still owed to the banker" (the fixed seed's deals)
+    assert len([p for p in purchases if not p["paid"]]) == 2
+    # a rebuy is 20 chips at 10 pence: 200 pence owed for each one on the slate
+    assert all(money % (PAM_LOO_NIGHT.rebuy * PAM_LOO_NIGHT.chip_value) == 0
+               for money in on_slate.values())
+
+    report = viewer.get("/api/v1/clubs/demo/sessions/2/report").json()
+    assert report["final"] is True and report["closed_at"] == session["closed_at"]
+    players = {p["name"]: p for p in report["players"]}
+    assert {n: p["owed_money"] for n, p in players.items() if p["owed_money"]} == on_slate
+    # every chip bought comes back: the pool is split at the close, and the results sum to zero
+    assert report["totals"]["chips_returned"] == report["totals"]["chips_bought"]
+    assert sum(p["result_money"] for p in players.values()) == 0
+    assert all(p["result_money"] == p["result_chips"] * PAM_LOO_NIGHT.chip_value
+               for p in players.values())
+    assert report["transfers"], "the report says who pays whom"
 
 
 def test_load_demo_twice_creates_nothing_new():
     load_demo(deals=5)
-    from games.models import GameSession
+    from games.models import Deal, GameSession
 
     counts = (Club.objects.count(), Member.objects.count(), GameSession.objects.count())
-    deal_ids = list(GameSession.objects.get(club__slug="demo").deals.values_list("id", flat=True))
+    deal_ids = sorted(Deal.objects.filter(session__club__slug="demo").values_list("id", flat=True))
     output = load_demo(deals=5)
-    assert "already there" in output
+    assert "already there" in output and "created" not in output
     assert (Club.objects.count(), Member.objects.count(), GameSession.objects.count()) == counts
-    assert list(GameSession.objects.get(club__slug="demo").deals.values_list("id", flat=True)) == deal_ids
+    assert sorted(Deal.objects.filter(session__club__slug="demo").values_list("id", flat=True)) == deal_ids
 
 
 def test_load_demo_keeps_a_changed_password():
@@ -90,11 +125,13 @@ def test_load_demo_keeps_a_changed_password():
 
 def test_demo_deals_are_the_simulators_deals_for_the_seed():
     load_demo(deals=4, seed=99)
-    from games.management.commands.load_demo import RULES, SEATS
+    from games.management.commands.load_demo import DEMO_SESSIONS, SEATS
     from games.models import GameSession
     from games.rules.simulate import random_session
 
-    _header, *expected = random_session(RULES, SEATS, 4, random.Random(99), first_dealer=SEATS[0])
-    stored = [d.current.record for d in GameSession.objects.get(club__slug="demo").deals.order_by("number")]
-    assert [r["actions"] for r in stored] == [r["actions"] for r in expected]
-    assert [r["dealer"] for r in stored] == [r["dealer"] for r in expected]
+    for spec in DEMO_SESSIONS:
+        _header, *expected = random_session(spec.rules, SEATS, 4, random.Random(99), first_dealer=SEATS[0])
+        session = GameSession.objects.get(club__slug="demo", name=spec.name)
+        stored = [d.current.record for d in session.deals.order_by("number")]
+        assert [r["actions"] for r in stored] == [r["actions"] for r in expected]
+        assert [r["dealer"] for r in stored] == [r["dealer"] for r in expected]

@@ -744,6 +744,9 @@ def test_the_close_and_reopen_write_their_moments_as_every_answer_does(closed_se
     closed_at = closed_session.close_answer["closed_at"]
     assert closed_at == scorer_client.get(url(closed_session, "")).json()["closed_at"]
     assert closed_at.endswith("Z")
+    # the report JSON said "...T01:10+00:00", to the minute, where the close said "...Z"
+    report = scorer_client.get(url(closed_session, "report")).json()
+    assert report["closed_at"] == closed_at == report["history"][-1]["at"]
     reopened = owner_client.post(url(closed_session, "reopen"), {"reason": "recount"},
                                  format="json").json()
     log = scorer_client.get(url(closed_session, "closings")).json()
