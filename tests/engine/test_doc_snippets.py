@@ -19,6 +19,7 @@ import pytest
 
 from games.rules import PRESETS, RuleSet, replay
 from games.rules.options import CHOICES, GAME_DEFAULTS, GAME_NAMES, SEAT_LIMITS
+from games.rules.phases import IRREGULARITY_KINDS
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -282,3 +283,16 @@ def test_readme_version_is_the_engine_version():
     version = re.search(r"`engine\.version` \(now ([\d.]+)", doc("README.md")).group(1)
     assert replay(json.loads(re.search(r"<<'JSON'\n(.*?)\nJSON", README_SHELL, re.DOTALL).group(1))
                   )["engine"]["version"] == version
+
+
+CONTRACT = ROOT.parent / "shared" / "spec" / "deal-record.md"
+
+
+@pytest.mark.skipif(not CONTRACT.exists(), reason="needs ../shared/spec/deal-record.md")
+def test_the_names_beyond_the_contract_are_those_the_pages_list():
+    contract = CONTRACT.read_text(encoding="utf-8")
+    beyond = sorted(kind for kind in IRREGULARITY_KINDS if kind not in contract)
+    for page in ("docs/engine.md", "docs/engine-api.md"):
+        text = " ".join(doc(page).split())
+        sentence = re.search(r"Extra names beside deal-record\.md's: (.*?a single loo\))", text).group(1)
+        assert sorted(n for n in ticked(sentence) if n in IRREGULARITY_KINDS) == beyond, page
