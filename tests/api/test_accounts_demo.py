@@ -2,7 +2,10 @@
 one closed and settled), idempotent."""
 from __future__ import annotations
 
+import json
+import pathlib
 import random
+import re
 from io import StringIO
 
 import pytest
@@ -135,3 +138,22 @@ def test_demo_deals_are_the_simulators_deals_for_the_seed():
         stored = [d.current.record for d in session.deals.order_by("number")]
         assert [r["actions"] for r in stored] == [r["actions"] for r in expected]
         assert [r["dealer"] for r in stored] == [r["dealer"] for r in expected]
+
+
+def test_readme_try_it_answers_what_the_readme_shows():
+    """README "Try it": each curl line's `# -> ...` is what the demo of `make run` answers, through
+    the same `jq` filter (a newcomer's first commands must print what the page shows)."""
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Try it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    shown = re.findall(r"^curl .*?(/api/v1/\S+) \| jq (.+?)(?:   #.*)?\n# -> (\{.*?\})", block, re.MULTILINE)
+    load_demo()
+    session_id = Club.objects.get(slug="demo").game_sessions.get(name="Demo evening").id
+    client = token_client("demo", "demo-password")
+    # the jq filters of the README, as Python
+    filters = {"'.results[] | {slug, role}'": lambda a: [{k: r[k] for k in ("slug", "role")} for r in a["results"]],
+               ".next": lambda a: a["next"], ".totals.balances": lambda a: a["totals"]["balances"]}
+    assert [f for _, f, _ in shown] == list(filters)
+    for path, jq_filter, said in shown:
+        answer = client.get(path.replace("/sessions/1/", f"/sessions/{session_id}/")).json()
+        got = filters[jq_filter](answer)
+        assert (got[0] if isinstance(got, list) and len(got) == 1 else got) == json.loads(said), path

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 
 from tests.reports import sessionkit as kit
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+SCREENSHOTS = django_settings.VAR_DIR / "screenshots"  # LOO_VAR_DIR, as the README says
 
 pytestmark = [
     pytest.mark.browser,
