@@ -205,8 +205,8 @@ class SessionReport:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: integers stay integers (minor units and chips); money also as text."""
         data = asdict(self)
-        for p in data["players"]:
-            p["result"] = self.money(p["result_money"])
+        for p in data["players"]:  # unknown before the close: null, as result_money is
+            p["result"] = None if p["result_money"] is None else self.money(p["result_money"])
         for t in data["transfers"]:
             t["amount_text"] = self.money(t["amount"])
         return data

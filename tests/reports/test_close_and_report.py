@@ -440,6 +440,7 @@ def test_open_session_report_is_provisional(hand_session, viewer_client):
     assert report["final"] is False and report["transfers"] == []
     players = {p["name"]: p for p in report["players"]}
     assert players["ann"]["chips_now"] == 160 - 123 and players["ann"]["result_money"] is None
+    assert players["ann"]["result"] is None  # was "": text for a figure not known yet
     assert report["pool_now"] == 9
     response = viewer_client.get(url(hand_session, "report"), {"format": "csv"})
     assert response["Content-Disposition"] == (
