@@ -142,6 +142,8 @@ def session_create(
             errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
         elif not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
+        elif is_whole(chip_value) and (problem := price_problem(chips, None, chip_value)):
+            errors.append({"field": f"buy_ins.{seat}", "message": problem})
     if errors:
         raise invalid(errors)
     resolved = rules_resolve(rules)

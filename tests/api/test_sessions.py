@@ -83,6 +83,16 @@ def test_a_member_named_as_a_ledger_account_or_the_club_is_not_seated(club, scor
     assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
 
 
+def test_a_buy_in_dearer_than_a_purchase_can_be_names_the_buy_in(scorer_client):
+    """1,000,000,000 chips at 1,000,000,000 a chip cost 10^18, past the 10^15 one purchase can
+    be: a 400 naming buy_ins.ann (the field sent), not a "money" the request has not."""
+    data = problem(scorer_client.post(URL, body(chip_value=10**9, buy_ins={"ann": 10**9, "bob": 20}),
+                                      format="json"), 400)
+    assert [e["field"] for e in data["errors"]] == ["buy_ins.ann"]
+    assert "cost more than 1000000000000000" in data["errors"][0]["message"]
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+
+
 def test_missing_fields_are_listed(scorer_client):
     data = problem(scorer_client.post(URL, {"seats": ["ann"]}, format="json"), 400)
     fields = {e["field"] for e in data["errors"]}
