@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.models import ChipPayment, ChipPurchase, Deal, GameSession, SessionClosing
+from games.selectors import closings_log
 from games.services.closing import close_line, reopen_line
 from games.services.deals import stored_record
 from games.services.limits import session_line
@@ -46,7 +47,7 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
                  for p in ChipPurchase.objects.filter(session=session)]
     postings = deque(sorted(deals + purchases, key=lambda x: (x[0], x[1])))
     payments = deque(ChipPayment.objects.filter(session=session).order_by("pk"))
-    for event in SessionClosing.objects.filter(session=session).order_by("at", "id"):
+    for event in closings_log(session):
         if event.action == SessionClosing.Action.CLOSE:
             while postings and postings[0][2] <= event.at:
                 yield postings.popleft()[3]
