@@ -88,17 +88,19 @@ def session_get(*, club: Club, session_id: int) -> GameSession | None:
 
 def standing_closing(session: GameSession) -> SessionClosing | None:
     """The closing a closed session stands on (its latest close: buy-back, end-pool shares);
-    None while the session is open."""
+    None while the session is open. Latest as written, not as stamped (:func:`closings_log`)."""
     if session.status != GameSession.Status.CLOSED:
         return None
-    latest = SessionClosing.objects.filter(session=session).order_by("-at", "-id").first()
+    latest = SessionClosing.objects.filter(session=session).order_by("-id").first()
     return latest if latest is not None and latest.action == SessionClosing.Action.CLOSE else None
 
 
 def closings_log(session: GameSession) -> QuerySet[SessionClosing]:
     """The session's closes and reopens, oldest first, with who made each (the closings
-    endpoint and the report read the same log)."""
-    return SessionClosing.objects.filter(session=session).select_related("by").order_by("at", "id")
+    endpoint, the report and the session file read the same log). Oldest as written: each row
+    is written under the session's lock, so its id says the order; its stamp ``at`` is the wall
+    clock's, which may be stepped back between two of them."""
+    return SessionClosing.objects.filter(session=session).select_related("by").order_by("id")
 
 
 def pool_balance(session: GameSession) -> int:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.models import ChipPayment, ChipPurchase, Deal, GameSession, SessionClosing
+from games.selectors import closings_log
 from games.services.closing import close_line, reopen_line
 from games.services.deals import stored_record
 from games.services.limits import session_line
@@ -46,9 +47,9 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
                  for p in ChipPurchase.objects.filter(session=session)]
     postings = deque(sorted(deals + purchases, key=lambda x: (x[0], x[1])))
     payments = deque(ChipPayment.objects.filter(session=session).order_by("pk"))
-    for event in SessionClosing.objects.filter(session=session).order_by("at", "id"):
+    for event in closings_log(session):
         if event.action == SessionClosing.Action.CLOSE:
-            while postings and postings[0][2] <= event.at:
+            while postings and _before(postings[0], event):
                 yield postings.popleft()[3]
         while payments and payments[0].created_at <= event.at:
             yield _payment(payments.popleft())
@@ -58,6 +59,16 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
         yield line
     for payment in payments:
         yield _payment(payment)
+
+
+def _before(posted: tuple[int, int, Any, Any], closing: SessionClosing) -> bool:
+    """Whether a deal or purchase ``(posting, kind, created_at, line)`` came before
+    ``closing``: by the postings' order when the closing posted anything (its end-pool split
+    and buy-back take the next positions, under the session's lock), which no clock stepped
+    back can change; by the time stamps only for a closing that posted nothing."""
+    if closing.postings:
+        return posted[0] < min(closing.postings)
+    return posted[2] <= closing.at
 
 
 def _payment(p: ChipPayment) -> dict[str, Any]:

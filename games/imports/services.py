@@ -70,6 +70,7 @@ from games.services.sessions import (
     CLUB_BANKER,
     purchase_problems,
     purchase_record,
+    reserved_seat_problem,
     session_create,
 )
 from games.settlement import eldest_after
@@ -327,6 +328,8 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     for i, seat in enumerate(seats):
         if seat not in members:
             errors.append(_err(1, f"'{seat}' is not a member of this club", field=f"seats[{i}]"))
+        elif (problem := reserved_seat_problem(seat)) is not None:
+            errors.append(_err(1, problem, field=f"seats[{i}]"))
     if h.get("first_dealer") not in seats:
         errors.append(_err(1, f"first_dealer {h.get('first_dealer')!r} is not seated", field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Club, Member
-from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
+from games.models import BANK, POOL, ChipPurchase, GameSession, LedgerEntry
 from games.rules.session import SESSION_FORMAT
 from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
@@ -19,6 +19,20 @@ from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, is_whole, whole_number_mes
 from loo_ledger.problems import Problem
 
 CLUB_BANKER = "club"
+#: names no seat may have: the ledger's own accounts (a seat "pool" would buy chips into the
+#: pool, a seat "bank" would buy them from itself and lose them) and the club as banker (the
+#: report would take a seat "club" for the banker and settle nothing with it)
+RESERVED_SEATS = {POOL: "the pool's ledger account", BANK: "the bank's ledger account",
+                  CLUB_BANKER: "the club as banker"}
+
+
+def reserved_seat_problem(seat: str) -> str | None:
+    """Why ``seat`` cannot sit at a table although a member may have that handle (None when it
+    can). ``session_create`` and a session file's header ask it."""
+    if seat in RESERVED_SEATS:
+        return (f"'{seat}' cannot be seated: the name stands for {RESERVED_SEATS[seat]}. "
+                "Seat the player under another handle.")
+    return None
 
 
 def session_header(session: GameSession) -> dict[str, Any]:
@@ -109,6 +123,8 @@ def session_create(
     for i, seat in enumerate(seats):
         if seat not in members:
             errors.append({"field": f"seats[{i}]", "message": f"'{seat}' is not a member of this club."})
+        elif (problem := reserved_seat_problem(seat)) is not None:
+            errors.append({"field": f"seats[{i}]", "message": problem})
     if first_dealer not in seats:
         errors.append({"field": "first_dealer", "message": f"'{first_dealer}' is not seated."})
     if banker == CLUB_BANKER:
@@ -126,6 +142,8 @@ def session_create(
             errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
         elif not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
+        elif is_whole(chip_value) and (problem := price_problem(chips, None, chip_value)):
+            errors.append({"field": f"buy_ins.{seat}", "message": problem})
     if errors:
         raise invalid(errors)
     resolved = rules_resolve(rules)

@@ -65,6 +65,34 @@ def test_another_clubs_members_are_not_seats(scorer_client, other_club):
     assert data["errors"][0]["field"] == "seats[1]"
 
 
+@pytest.mark.parametrize("name", ["pool", "bank", "club"])
+def test_a_member_named_as_a_ledger_account_or_the_club_is_not_seated(club, scorer_client, name):
+    """A handle may be "pool", "bank" or "club", but a seat of that name would share the
+    ledger's pool account (its 20-chip buy-in made the next deal's pool 20), the bank's
+    (bank -20 + bank 20: the chips bought from nobody, 40 issued for 60 sold) or pass for the
+    club as banker in the report (its banker line "keeps the difference"). Refused, naming the
+    seat; nothing is stored."""
+    from accounts.services import member_ensure
+
+    member_ensure(club=club, name=name)
+    data = problem(scorer_client.post(URL, body(seats=["ann", "bob", name], first_dealer="ann",
+                                                buy_ins={"ann": 20, "bob": 20, name: 20}),
+                                      format="json"), 400)
+    assert [e["field"] for e in data["errors"]] == ["seats[2]"]
+    assert f"'{name}' cannot be seated" in data["errors"][0]["message"]
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+
+
+def test_a_buy_in_dearer_than_a_purchase_can_be_names_the_buy_in(scorer_client):
+    """1,000,000,000 chips at 1,000,000,000 a chip cost 10^18, past the 10^15 one purchase can
+    be: a 400 naming buy_ins.ann (the field sent), not a "money" the request has not."""
+    data = problem(scorer_client.post(URL, body(chip_value=10**9, buy_ins={"ann": 10**9, "bob": 20}),
+                                      format="json"), 400)
+    assert [e["field"] for e in data["errors"]] == ["buy_ins.ann"]
+    assert "cost more than 1000000000000000" in data["errors"][0]["message"]
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+
+
 def test_missing_fields_are_listed(scorer_client):
     data = problem(scorer_client.post(URL, {"seats": ["ann"]}, format="json"), 400)
     fields = {e["field"] for e in data["errors"]}

@@ -752,3 +752,39 @@ def test_the_close_and_reopen_write_their_moments_as_every_answer_does(closed_se
                                  format="json").json()
     log = scorer_client.get(url(closed_session, "closings")).json()
     assert reopened["reopened_at"] == log[-1]["at"] and reopened["reopened_at"].endswith("Z")
+
+
+def test_a_reopening_reverses_the_last_closing_though_the_clock_went_back(
+        closed_session, owner_client, monkeypatch):
+    """The closings log is ordered as its rows were written (each under the session's lock),
+    not by the wall clock: a close stamped before the reopening it follows (the host's clock
+    stepped back, as NTP may do) is still the one a reopening reverses. Ordered by the stamp,
+    the reopening took the earlier reopen for the last word, reversed nothing and left every
+    chip bought back and the pool split in an open session (each seat 0, the pool 0 where the
+    last deal left 9); and the closed session's report stood on no closing (provisional)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.models import SessionClosing
+    from games.services.ledger import ledger_balances, ledger_check
+
+    assert owner_client.post(url(closed_session, "reopen"), {"reason": "one"},
+                             format="json").status_code == 200
+    first = SessionClosing.objects.filter(session=closed_session).order_by("id").first()
+    earlier = first.at - dt.timedelta(hours=1)
+    monkeypatch.setattr(timezone, "now", lambda: earlier)  # the clock stepped back an hour
+    again = owner_client.post(url(closed_session, "close"), {"reason": "two"}, format="json")
+    assert again.status_code == 200, again.content
+    assert owner_client.get(url(closed_session, "report")).json()["final"] is True
+    history = owner_client.get(url(closed_session, "closings")).json()
+    assert [(h["action"], h["reason"]) for h in history] == [
+        ("close", "end of the evening"), ("reopen", "one"), ("close", "two")]
+    assert owner_client.post(url(closed_session, "reopen"), {"reason": "three"},
+                             format="json").status_code == 200
+    balances = ledger_balances(closed_session)
+    # reversed: each seat holds its chips again (bought + won) and the pool its 9
+    assert balances["pool"] == 9
+    assert {s: balances[s] for s in kit.SEATS} == {
+        s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
+    assert ledger_check(closed_session) == []

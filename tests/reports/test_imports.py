@@ -131,6 +131,22 @@ def test_header_errors(scorer_client, django_capture_on_commit_callbacks):
     assert any(e.get("field") == "rules" for e in job["errors"])
 
 
+def test_a_seat_named_as_a_ledger_account_is_a_header_error(club, scorer_client,
+                                                            django_capture_on_commit_callbacks):
+    """A member "pool" seated by a file would buy chips into the pool: line 1's error, found
+    before anything is stored (as ``POST sessions/`` refuses it)."""
+    from accounts.services import member_ensure
+    from games.models import GameSession
+
+    member_ensure(club=club, name="pool")
+    bad = kit.header(seats=["ann", "bob", "pool"], first_dealer="ann", buy_ins={"pool": 20})
+    job = post_file(scorer_client, json.dumps(bad), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e.get("field")) for e in job["errors"]] == [(1, "seats[2]")]
+    assert "'pool' cannot be seated" in job["errors"][0]["message"]
+    assert not GameSession.objects.exists()
+
+
 def test_import_refusals_and_retry(scorer_client, viewer_client, outsider_client, anon_client,
                                    django_capture_on_commit_callbacks):
     body = {"source": kit.session_file(2)}

@@ -824,3 +824,31 @@ def test_no_login_is_no_owner_for_a_refund_after_the_close(club, member_for):
     assert (refused.value.status_code, refused.value.code) == (403, "permission-denied")
     assert may_refund_after_close(club.pk, member_for("owner").user)
     assert not may_refund_after_close(club.pk, member_for("scorer").user)
+
+
+def test_a_close_stamped_before_the_deal_it_follows_exports_after_it(
+        hand_session, viewer_client, owner_client, monkeypatch, django_capture_on_commit_callbacks):
+    """A deal or purchase goes before the close line of the closing it came before by the
+    postings' order (the closing posts after it, under the session's lock), not by time stamps:
+    with the clock stepped back an hour between deal 54 and the close after it, the file put
+    the close line first and deal 54 after it, a deal in a closed session, so the file of a
+    stored session did not import back."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    session_close(session=hand_session, reason="first")
+    assert owner_client.post(url(hand_session, "reopen"), {"reason": "one more"},
+                             format="json").status_code == 200
+    record = kit.deal_record(54)
+    record.pop("pool")
+    deal = deal_record(session=hand_session, number=54, record=record)
+    earlier = deal.created_at - dt.timedelta(hours=1)
+    monkeypatch.setattr(timezone, "now", lambda: earlier)  # the clock stepped back an hour
+    session_close(session=hand_session, reason="second")
+    monkeypatch.undo()
+    lines = lines_of(viewer_client.get(url(hand_session, "file")))
+    assert lines[-2]["format"] == "loo-deal/1" and lines[-2]["number"] == 54
+    assert lines[-1] == {"close": {"reason": "second"}}
+    copy = reimported(hand_session, viewer_client, owner_client, django_capture_on_commit_callbacks)
+    same_session(hand_session, copy, viewer_client)
