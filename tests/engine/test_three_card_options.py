@@ -4,6 +4,7 @@ import pytest
 
 from tests.engine.dealkit import (
     assert_settled,
+    deal_at,
     play,
     record,
     record_errors,
@@ -364,6 +365,25 @@ def test_miss_taker_with_three_trumps_shows_a_flush():
     v = play(rec)
     assert_settled(v, payouts={"bob": 9}, loos={"ann": 3}, pool_after=3,
                    deltas={"ann": -3, "bob": 9, "dan": -3})
+
+
+def test_miss_taker_cannot_show_the_redeal_flush():
+    # three-trumps-redeal is "если игроку сдали три козыря" (a player *dealt* three trumps,
+    # 001:39; the digest: "a player dealt three trumps"): bob's 2D 3D 4D came with the miss,
+    # so showing them is a record error (1.1.0 took the pool for him and threw the cards in).
+    # Under "three-trumps" a stander holding three trumps shows them, miss-taker included
+    # (test_miss_taker_with_three_trumps_shows_a_flush).
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2D", "3D", "4D"],
+                 rules=rules(flush="three-trumps-redeal"),
+                 actions="ann stand; bob miss; cat pass; dan pass; bob flush")
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (4, "bob", "bob took the miss: the three-trumps-redeal flush is three trumps dealt to "
+                   "the player, not taken with the miss")]
+    deal = deal_at(rules(flush="three-trumps-redeal"), SEATS, "dan",
+                   "ann stand; bob miss; cat pass; dan pass", turnup="7D",
+                   pool=6, hands={"ann": ["AH", "KH", "QS"]}, miss=["2D", "3D", "4D"])
+    assert {"player": "bob", "action": "flush"} not in deal.legal_actions()
 
 
 def test_flush_against_a_defending_dealer_who_pays_nothing():
