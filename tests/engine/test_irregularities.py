@@ -315,3 +315,21 @@ def test_a_dealer_who_stood_out_of_turn_takes_the_pool_when_everyone_else_passes
     assert violations(v) == [("dan", "declared-out-of-turn", None, None, "single-loo")]
     assert_settled(v, pool=12, payouts={"dan": 12}, penalties={"dan": 3}, pool_after=0,
                    deltas={"dan": 6})
+
+
+@pytest.mark.parametrize(("others", "ended", "payouts", "pool_after", "ann"), [
+    # everyone before him passes too: P = 6 + 3 ante + 3 single loo = 12 stays (dan passed, and
+    # a passer "cannot win"); dan -3 ante -3 penalty = -6
+    ("ann pass; bob pass; cat pass", "nobody-stands", {}, 12, 0),
+    # ann alone stands: the dealer, who may not pass against a lone stander, has passed
+    # already; his pass stands and concedes P = 12 to ann (as single_stander "concede" would)
+    ("ann stand; bob pass; cat pass", "conceded", {"ann": 12}, 0, 12),
+])
+def test_a_dealers_pass_out_of_turn_stands(others, ended, payouts, pool_after, ann):
+    # Pins docs/engine.md interpretation 24 (sources: not settled): a declaration out of turn
+    # stands, a pass included; changing it must be deliberate.
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, actions=f"dan pass; {others}"))
+    assert v["ended"] == ended and v["tricks"] == []
+    assert violations(v) == [("dan", "declared-out-of-turn", None, None, "single-loo")]
+    assert_settled(v, pool=12, payouts=payouts, penalties={"dan": 3}, pool_after=pool_after,
+                   deltas={"ann": ann, "dan": -6})

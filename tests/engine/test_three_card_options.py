@@ -189,6 +189,21 @@ def test_bold_stand_holds_when_the_dealer_stood_out_of_turn():
                    pool_after=3, deltas={"cat": 6, "dan": -9})
 
 
+def test_bold_stand_makes_a_last_player_thrown_up_for_looking_at_a_hand_play():
+    # Pins docs/engine.md interpretation 25 (sources: not settled): cat looked at another hand
+    # (full loo, 3) and must throw up, but is the last in the round of an empty always-double
+    # pool: bold stand makes him play the dealer, as one "already committed"; his trick's share
+    # stays in the pool. The deal is BOLD's: P = 3, a trick 1; cat T1 (1 stays), dan T2-T3 (2).
+    # Pool after 3 - 2 + 3 = 4; cat -3, dan -3 ante + 2 = -1.
+    v = play(record(SEATS, "dan", turnup="7D", pool=0,
+                    rules=rules(pools="always-double", bold_stand=True),
+                    actions="cat ! looked-at-hand; " + BOLD))
+    assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "dan", "dan"]
+    assert violations(v) == [("cat", "looked-at-hand", None, None, "full-loo")]
+    assert_settled(v, payouts={"dan": 2}, loos={"cat": 3}, pool_after=4,
+                   deltas={"cat": -3, "dan": -1})
+
+
 def test_bold_stand_does_not_apply_to_a_looed_pool():
     # 3 carried from a loo: the pool is not the dealer's ante alone, so dan takes P = 6
     v = play(record(SEATS, "dan", turnup="7D", pool=3,
