@@ -393,8 +393,8 @@ def test_miss_taker_cannot_show_the_redeal_flush():
                  actions="ann stand; bob miss; cat pass; dan pass; bob flush")
     errors = record_errors(rec)
     assert [(e["index"], e["player"], e["message"]) for e in errors] == [
-        (4, "bob", "bob took the miss: the three-trumps-redeal flush is three trumps dealt to "
-                   "the player, not taken with the miss")]
+        (4, "bob", ("bob took the miss: the three-trumps-redeal flush is three trumps dealt "
+                    "to the player, not taken with the miss"))]
     deal = deal_at(rules(flush="three-trumps-redeal"), SEATS, "dan",
                    "ann stand; bob miss; cat pass; dan pass", turnup="7D",
                    pool=6, hands={"ann": ["AH", "KH", "QS"]}, miss=["2D", "3D", "4D"])
