@@ -306,7 +306,8 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
                       "five-card or none)")
     if values.get("blaze") and flush == "none":
         errors.append("blaze: a blaze wins like a flush; it needs flush \"five-card\"")
-    errors.extend(_meaningless(game, values))
+    if not errors:  # pairs are judged among well-formed values only (a dict is no choice)
+        errors.extend(_meaningless(game, values))
     if errors:
         raise RuleError(errors)
     if values["single_loo"] is None:

@@ -213,6 +213,15 @@ def test_a_combination_that_cannot_mean_anything_is_refused_naming_both(options,
     assert [e for e in err.errors if e.startswith(f"{named}:") and other in e], err.errors
 
 
+@pytest.mark.parametrize("bad", [{}, ["first-lead"]])
+def test_a_malformed_value_beside_a_pair_is_named_not_crashed_on(bad):
+    # found by the schema fuzz: trump_turned {} reached the pair check (a dict lookup) and
+    # raised TypeError, a 500 at /api/v1/replay; the bad value is named instead
+    err = refusal({"game": "three-card", "trump_turned": bad, "club_law": True,
+                   "flush": "three-trumps"})
+    assert [e for e in err.errors if e.startswith("trump_turned:")], err.errors
+
+
 def test_a_capped_burn_and_the_trump_turned_alone_are_still_accepted():
     # the refusals above are of pairs: each option alone, and poker-Loo's capped burn, stand
     assert RuleSet.from_options({"game": "poker-loo", "loo_cap": 50}).loo_cap == 50
