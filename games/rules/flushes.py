@@ -73,6 +73,9 @@ class ShowingFlushes:
             raise self._err(f"{name} is not standing and cannot show a flush", player=name)
         if self.phase == EXCHANGE:
             self._close_exchange()
+        if redeal and s == self._miss_taker:
+            raise self._err(f"{name} took the miss: the three-trumps-redeal flush is three "
+                            f"trumps dealt to the player, not taken with the miss", player=name)
         if any(f[0] == s for f in self._flushes):
             raise self._err(f"{name} has already shown a flush", player=name)
         hand = self._hands[s]

@@ -306,13 +306,42 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
                       "five-card or none)")
     if values.get("blaze") and flush == "none":
         errors.append("blaze: a blaze wins like a flush; it needs flush \"five-card\"")
-    if game == "irish" and values.get("trump_turned") == "on-first-void" and values.get("club_law"):
-        errors.append("club_law: needs the trump turned at the deal")
+    if not errors:  # pairs are judged among well-formed values only (a dict is no choice)
+        errors.extend(_meaningless(game, values))
     if errors:
         raise RuleError(errors)
     if values["single_loo"] is None:
         values["single_loo"] = values["loo_amount"]
     return RuleSet(**values)
+
+
+#: when trumps become known under each ``trump_turned`` other than ``at-deal``
+_TRUMPS_KNOWN = {"on-first-void": "when a player first cannot follow suit",
+                 "first-lead": "by the first card led"}
+
+
+def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
+    """Combinations that are well-formed but cannot mean anything: each names both options.
+
+    Refused rather than silently ignored, so that a club never writes down a house rule the
+    engine would not play.
+    """
+    errors = []
+    turned = values.get("trump_turned")
+    if turned in _TRUMPS_KNOWN:
+        when = _TRUMPS_KNOWN[turned]
+        if values.get("club_law"):
+            errors.append(f"club_law: club law needs the trump turned at the deal, before the "
+                          f"declarations; with trump_turned {turned!r} trumps are known only "
+                          f"{when}")
+        if values.get("flush") in ("three-trumps", "three-trumps-redeal"):
+            errors.append(f"flush: a {values['flush']!r} flush is three trumps held before the "
+                          f"play; with trump_turned {turned!r} trumps are known only {when}")
+    if values.get("loo") == "unlimited" and values.get("loo_cap") is not None \
+            and game != "poker-loo":
+        errors.append(f"loo_cap: an unlimited loo matches the whole pool and has no cap at "
+                      f"{GAME_NAMES[game]} (a capped loo is loo \"mixed\")")
+    return errors
 
 
 def rules_from(rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:

@@ -510,6 +510,19 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
         bad.add(i)
 
 
+def _order_decides_shares(deal: Deal, counts: Mapping[int, int]) -> bool:
+    """Whether trick counts alone leave the settlement open: under ``remainder: early-tricks``
+    the odd units go to the first tricks' winners, which counts do not name (an arbitrary order
+    would hand chips to the wrong player). One player with every trick takes the whole pool,
+    and an undivided pool or poker-Loo's pot is not shared by trick."""
+    r = deal.rules
+    if r.remainder != "early-tricks" or r.undivided or r.game == "poker-loo":
+        return False
+    if sum(1 for c in counts.values() if c) < 2:
+        return False
+    return deal.books.pool % deal._hand_size != 0
+
+
 def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     """A result-only record: settle from trick counts (and trick winners when given)."""
     tricks = result.get("tricks") if isinstance(result, Mapping) else None
@@ -557,6 +570,14 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
             return
         winners = [deal._idx[w] for w in winners_given]
     else:
+        if _order_decides_shares(deal, counts):
+            pool = deal.books.pool
+            errors.append(record_error(
+                f"result: winners (each trick's winner, in order) is needed under remainder "
+                f"early-tricks: the pool of {pool} does not divide into {n} equal tricks, and "
+                f"its {pool % n} odd unit(s) go to the winners of the first tricks",
+                field="result"))
+            return
         winners = [i for i in deal._standers for _ in range(counts.get(i, 0))]
     deal._tricks = [(k + 1, w, [], w) for k, w in enumerate(winners)]
     for i, c in counts.items():

@@ -209,3 +209,14 @@ def test_a_session_holds_at_most_max_deals(oak_session, post_deal, monkeypatch):
     assert (data["code"], data["max_deals"]) == ("session-full", 2)
     assert "close this one and open another" in data["detail"]
     assert Deal.objects.filter(session=oak_session).count() == 2
+
+
+def test_a_session_whose_stored_rules_a_later_engine_refuses_answers_400(oak_session, post_deal):
+    # Engine 1.1.1 refuses a capped unlimited loo (it was played as "mixed"); a session stored
+    # before then with those rules gets a 400 naming the options, not a 500, and nothing stored.
+    GameSession.objects.filter(pk=oak_session.pk).update(
+        resolved_rules={**oak_session.resolved_rules, "loo": "unlimited", "loo_cap": 30})
+    oak_session.refresh_from_db()
+    data = problem(post_deal(oak_session, 1, DEAL1), 400)
+    assert data["code"] == "rule-error" and "loo_cap" in data["detail"], data
+    assert not Deal.objects.filter(session=oak_session).exists()

@@ -106,3 +106,25 @@ def test_no_record_makes_a_500(scorer_client):
         assert response.status_code in (200, 400), (record, response.content[:300])
 
     check()
+
+
+def test_result_only_record_needing_trick_order_is_refused(scorer_client):
+    # early-tricks with P = 10 + 3 = 13 pays 5/4/4: who gets the odd unit depends on who won
+    # trick 1, which trick counts alone do not say; the engine's RecordError is a 400 naming it
+    record = {"format": "loo-deal/1", "seats": ["ann", "bob", "cat", "dan"], "dealer": "dan",
+              "turnup": "9C", "actions": [{"player": p, "action": a} for p, a in
+                                          [("ann", "stand"), ("bob", "stand"),
+                                           ("cat", "stand"), ("dan", "pass")]],
+              "result": {"tricks": {"ann": 2, "bob": 1}}}
+    rules = {"preset": "three-card", "remainder": "early-tricks"}
+    data = problem(scorer_client.post(URL, {"rules": rules, "pool": 10, "record": record},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    assert [e["field"] for e in data["errors"]] == ["result"]
+    assert "winners" in data["errors"][0]["message"], data["errors"]
+    # with each trick's winner given it settles: bob took trick 1 (5), ann 2 and 3 (4 + 4)
+    record["result"]["winners"] = ["bob", "ann", "ann"]
+    response = scorer_client.post(URL, {"rules": rules, "pool": 10, "record": record},
+                                  format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["settlement"]["deltas"] == {"ann": 8, "bob": 5, "cat": -3, "dan": -3}

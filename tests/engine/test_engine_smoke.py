@@ -292,6 +292,36 @@ def test_result_only_with_trick_winners_pays_the_odd_units_to_the_early_tricks()
         replay(bad)
 
 
+def test_result_only_without_winners_is_refused_where_the_order_decides_the_odd_units():
+    # P = 10 + 3 = 13 under early-tricks pays 5/4/4: with ann 2 tricks and bob 1, ann takes
+    # 5 + 4 = 9 (she won trick 1) or 4 + 4 = 8 (bob did), bob 4 or 5. The counts do not say
+    # which: the record is refused naming the missing field rather than paid by a guess
+    # (1.1.1 paid the seat order's guess, ann 9 / bob 4).
+    record = {"rules": {"game": "three-card", "remainder": "early-tricks"}, "pool": 10,
+              "seats": ["ann", "bob", "cat", "dan"], "dealer": "dan",
+              "actions": acts("ann stand; bob stand; cat stand; dan pass"),
+              "result": {"tricks": {"ann": 2, "bob": 1}}}
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    [error] = caught.value.errors
+    assert error["field"] == "result" and error["message"].startswith(
+        "result: winners (each trick's winner, in order) is needed under remainder "
+        "early-tricks: the pool of 13 does not divide into 3 equal tricks"), error
+    # Where the order decides nothing the counts suffice. P = 9 + 3 = 12 divides: 4 a trick,
+    # ann 8, bob 4, cat looed 3 (pool_after 3), dan -3 ante.
+    v = replay({**record, "pool": 9})
+    assert money(v) == ({"ann": 8, "bob": 4}, {"cat": 3}, 3,
+                        {"ann": 8, "bob": 4, "cat": -3, "dan": -3})
+    # ann with all three tricks takes the whole P = 13; bob and cat looed 3 each: pool_after 6.
+    v = replay({**record, "result": {"tricks": {"ann": 3}}})
+    assert money(v) == ({"ann": 13}, {"bob": 3, "cat": 3}, 6,
+                        {"ann": 13, "bob": -3, "cat": -3, "dan": -3})
+    # under the default carry the odd unit stays whoever won trick 1: ann 8, bob 4, 1 + 3 stay
+    v = replay({**record, "rules": {"game": "three-card"}})
+    assert money(v) == ({"ann": 8, "bob": 4}, {"cat": 3}, 4,
+                        {"ann": 8, "bob": 4, "cat": -3, "dan": -3})
+
+
 def test_pre_play_single_loo_is_part_of_the_pool_played_for():
     # cat looks at the stock: a single loo (3) paid at once, so P = 6 + 3 + 3 = 12, a trick 4.
     record = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bob", "cat"],

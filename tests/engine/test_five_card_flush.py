@@ -249,3 +249,45 @@ def test_pam_turned_up_completes_the_dealers_blaze_after_the_exchanges(blaze, sh
     got = replayed(PAM_TURNED + shows, rules, seats=SEATS, dealer="dan", pool=10, turnup="JC",
                    hands=PAM_TURNED_HANDS)
     assert got == no_play(payouts, loos, pool_after, deltas)
+
+
+# --- everyone-pays-holder beside other rules: readings pinned (docs/engine.md interpretation 26,
+# sources not settled): "nothing carried" is the flush's own settlement; a split's odd unit and
+# a pre-play offender's full loo still go to the next pool, and pam_immune spares a Pam holder
+# from being looed, not from paying the flush holder.
+PAYS = {**FIVE, "flush_pays": "everyone-pays-holder"}
+PLAIN_DIAMONDS = ["2D", "5D", "8D", "TD", "KD"]  # the same ranks as PLAIN_SPADES
+
+
+def test_everyone_pays_two_split_flushes_and_the_odd_unit_is_carried():
+    # P = 10 + 5 = 15 split by ann and bob: 7 each, 1 stays. cat and dan pay each winner a loo
+    # (5): cat -10, dan -10 - 5 ante = -15; ann and bob 7 + 10 = 17. Pool after 15 - 14 = 1.
+    v = play(record(SEATS, "dan", rules={**PAYS, "flush_ties": "high-card-then-split"}, pool=10,
+                    turnup="3H", hands={"ann": PLAIN_SPADES, "bob": PLAIN_DIAMONDS},
+                    actions="ann stand; bob stand; cat pass; dan pass; ann flush; bob flush"))
+    assert v["settlement"]["deltas"] == {"ann": 17, "bob": 17, "cat": -10, "dan": -15}
+    assert v["settlement"]["pool_after"] == 1
+
+
+def test_everyone_pays_an_offenders_full_loo_is_carried():
+    # cat looked at another hand: a full loo (5) into the next pool, and throws up. ann's flush
+    # takes P = 15 and 5 from each of bob, cat, dan: ann +30, bob -5, cat -5 - 5 = -10,
+    # dan -5 - 5 ante = -10. Pool after 15 - 15 + 5 = 5.
+    v = play(record(SEATS, "dan", rules=PAYS, pool=10, turnup="3H",
+                    hands={"ann": PLAIN_SPADES},
+                    actions="cat ! looked-at-hand; ann stand; bob stand; cat pass; dan pass; "
+                            "ann flush"))
+    assert v["settlement"]["loo_payments"] == {"cat": 5}
+    assert v["settlement"]["deltas"] == {"ann": 30, "bob": -5, "cat": -10, "dan": -10}
+    assert v["settlement"]["pool_after"] == 5
+
+
+def test_everyone_pays_a_pam_immune_stander_still_pays_the_flush_holder():
+    # bob stands holding Pam (JC) under pam_immune: not looed, but pays ann's flush 5 like
+    # everyone else: ann 15 + 3 x 5 = 30, bob -5, cat -5, dan -5 - 5 ante = -10; pool after 0.
+    v = play(record(SEATS, "dan", rules={**PAYS, "pam_immune": True}, pool=10, turnup="3H",
+                    hands={"ann": PLAIN_SPADES, "bob": ["JC", "2D", "3D", "4D", "6C"]},
+                    actions="ann stand; bob stand; cat pass; dan pass; ann flush"))
+    assert v["settlement"]["loo_payments"] == {}
+    assert v["settlement"]["deltas"] == {"ann": 30, "bob": -5, "cat": -5, "dan": -10}
+    assert v["settlement"]["pool_after"] == 0

@@ -361,3 +361,18 @@ def test_pam_meets_the_ace_duty_where_another_duty_asks_for_pam(extra, legal, ac
     assert replayed(TWO_STAND + """ann JC; bob 5H; ann AS; bob 6H; ann 2D; bob 7H
                     ann 3D; bob 8H; ann 4D; bob 9H""", rules, hands=ACE_AND_PAM) == clean(
         ["ann"] * 5, {"ann": 10}, 5, {"ann": 10, "bob": -5, "dan": -5}, loos={"bob": 5})
+
+
+@pytest.mark.parametrize(("civility", "say"), [("binding", " civil"), ("automatic", "")])
+def test_trump_ace_first_trick_overrides_pam_be_civil_on_trick_1(civility, say):
+    # Pins docs/engine.md interpretation 28 (sources: not settled): ann leads the ace of
+    # trumps (AH, hearts turned) to trick 1 with civility called (or automatic); bob holds Pam
+    # and 4H. The trick-1 duty wins: Pam is bob's only legal card, keeping it back (4H) is
+    # failed-to-play-trump-ace, and playing it is no pam-not-civil.
+    deal = deal_at({**FIVE, "trump_ace_first_trick": True, "pam_be_civil": civility},
+                   "ann bob cat dan", "dan", f"ann stand; bob stand; cat pass; dan pass; ann AH{say}",
+                   turnup="3H", pool=10, hands={"ann": ["AH", "2S", "3S", "4S", "5S"],
+                                                "bob": ["JC", "4H", "6S", "7S", "8S"]})
+    assert deal.legal_plays("bob") == ["JC"]
+    assert deal.play_violation("bob", "4H") == "failed-to-play-trump-ace"
+    assert deal.play_violation("bob", "JC") is None

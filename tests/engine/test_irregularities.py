@@ -315,3 +315,50 @@ def test_a_dealer_who_stood_out_of_turn_takes_the_pool_when_everyone_else_passes
     assert violations(v) == [("dan", "declared-out-of-turn", None, None, "single-loo")]
     assert_settled(v, pool=12, payouts={"dan": 12}, penalties={"dan": 3}, pool_after=0,
                    deltas={"dan": 6})
+
+
+@pytest.mark.parametrize(("others", "ended", "payouts", "pool_after", "ann"), [
+    # everyone before him passes too: P = 6 + 3 ante + 3 single loo = 12 stays (dan passed, and
+    # a passer "cannot win"); dan -3 ante -3 penalty = -6
+    ("ann pass; bob pass; cat pass", "nobody-stands", {}, 12, 0),
+    # ann alone stands: the dealer, who may not pass against a lone stander, has passed
+    # already; his pass stands and concedes P = 12 to ann (as single_stander "concede" would)
+    ("ann stand; bob pass; cat pass", "conceded", {"ann": 12}, 0, 12),
+])
+def test_a_dealers_pass_out_of_turn_stands(others, ended, payouts, pool_after, ann):
+    # Pins docs/engine.md interpretation 24 (sources: not settled): a declaration out of turn
+    # stands, a pass included; changing it must be deliberate.
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, actions=f"dan pass; {others}"))
+    assert v["ended"] == ended and v["tricks"] == []
+    assert violations(v) == [("dan", "declared-out-of-turn", None, None, "single-loo")]
+    assert_settled(v, pool=12, payouts=payouts, penalties={"dan": 3}, pool_after=pool_after,
+                   deltas={"ann": ann, "dan": -6})
+
+
+@pytest.mark.parametrize(("rules", "turnup", "pool", "hands", "actions", "ended", "loos",
+                          "penalties", "pool_after", "deltas"), [
+    # five-card, P = 10 + 5 = 15: ann, committed, looks at another hand (full loo 5) and shows
+    # a flush: it takes nothing, the 15 stay; bob, standing without a flush, is looed 5.
+    # Pool after 15 + 5 + 5 = 25; ann -5, bob -5, dan -5 ante.
+    ({"game": "five-card"}, "3H", 10, {"ann": ["2S", "5S", "8S", "TS", "KS"]},
+     "ann stand; bob stand; cat pass; dan pass; ann ! looked-at-hand; ann flush", "flush",
+     {"ann": 5, "bob": 5}, {}, 25, {"ann": -5, "bob": -5, "dan": -5}),
+    # five-card, ann the lone stander and an offender: the 15 stay, and her loo 5: 20.
+    ({"game": "five-card"}, "3H", 10, {},
+     "ann stand; ann ! looked-at-hand; bob pass; cat pass; dan pass", "lone-stander",
+     {"ann": 5}, {}, 20, {"ann": -5, "dan": -5}),
+    # three-card, dan stands out of turn (single loo 3, paid at once: P = 6 + 3 + 3 = 12) and
+    # looks at another hand (full loo 3); all pass: his P = 12 stays, + 3 = 15; dan -9.
+    ({"game": "three-card"}, "7D", 6, {},
+     "dan stand; dan ! looked-at-hand; ann pass; bob pass; cat pass", "dealer-takes",
+     {"dan": 3}, {"dan": 3}, 15, {"dan": -9}),
+])
+def test_an_offender_takes_nothing_from_the_pool_without_play_either(
+        rules, turnup, pool, hands, actions, ended, loos, penalties, pool_after, deltas):
+    # Interpretation 27: 000:71, the offender "can take nothing from the pool" - a flush's
+    # take, a lone stander's or the dealer's pool stay like trick winnings.
+    v = play(record(SEATS, "dan", rules=rules, turnup=turnup, pool=pool, hands=hands,
+                    actions=actions))
+    assert v["ended"] == ended
+    assert_settled(v, payouts={}, loos=loos, penalties=penalties, pool_after=pool_after,
+                   deltas=deltas)

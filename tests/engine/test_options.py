@@ -186,6 +186,52 @@ def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(o
     assert named in str(err) and any(named in e for e in err.errors), err.errors
 
 
+# Combinations that are well-formed but cannot mean anything (1.1.1: some were accepted and did
+# nothing): each refusal names both options, so the club sees which pair to change.
+@pytest.mark.parametrize(("options", "named", "other"), [
+    # club law bites when clubs are turned before the declarations; these turn no card then
+    ({"game": "three-card", "club_law": True, "trump_turned": "first-lead"}, "club_law",
+     "trump_turned 'first-lead'"),
+    ({"game": "three-card", "club_law": True, "trump_turned": "on-first-void"}, "club_law",
+     "trump_turned 'on-first-void'"),
+    ({"game": "irish", "club_law": True, "trump_turned": "first-lead"}, "club_law",
+     "trump_turned 'first-lead'"),
+    ({"game": "irish", "club_law": True, "trump_turned": "on-first-void"}, "club_law",
+     "trump_turned 'on-first-void'"),
+    # a three-trump flush is shown before the play, when these trumps are not yet known
+    ({"game": "three-card", "flush": "three-trumps", "trump_turned": "on-first-void"}, "flush",
+     "trump_turned 'on-first-void'"),
+    ({"game": "three-card", "flush": "three-trumps-redeal", "trump_turned": "first-lead"},
+     "flush", "trump_turned 'first-lead'"),
+    # a capped unlimited loo is a mixed loo under another name (poker-Loo's capped burn aside)
+    ({"game": "three-card", "loo": "unlimited", "loo_cap": 30}, "loo_cap", 'loo "mixed"'),
+    ({"preset": "three-card-mixed", "loo": "unlimited"}, "loo_cap", 'loo "mixed"'),
+    ({"game": "five-card", "loo": "unlimited", "loo_cap": 25}, "loo_cap", 'loo "mixed"'),
+])
+def test_a_combination_that_cannot_mean_anything_is_refused_naming_both(options, named, other):
+    err = refusal(options)
+    assert [e for e in err.errors if e.startswith(f"{named}:") and other in e], err.errors
+
+
+@pytest.mark.parametrize("bad", [{}, ["first-lead"]])
+def test_a_malformed_value_beside_a_pair_is_named_not_crashed_on(bad):
+    # found by the schema fuzz: trump_turned {} reached the pair check (a dict lookup) and
+    # raised TypeError, a 500 at /api/v1/replay; the bad value is named instead
+    err = refusal({"game": "three-card", "trump_turned": bad, "club_law": True,
+                   "flush": "three-trumps"})
+    assert [e for e in err.errors if e.startswith("trump_turned:")], err.errors
+
+
+def test_a_capped_burn_and_the_trump_turned_alone_are_still_accepted():
+    # the refusals above are of pairs: each option alone, and poker-Loo's capped burn, stand
+    assert RuleSet.from_options({"game": "poker-loo", "loo_cap": 50}).loo_cap == 50
+    assert RuleSet.from_options({"game": "three-card", "trump_turned": "on-first-void",
+                                 "flush": "none", "club_law": False}).trump_turned == \
+        "on-first-void"
+    assert RuleSet.from_options({"game": "three-card", "club_law": True,
+                                 "flush": "three-trumps"}).club_law
+
+
 def test_an_ante_given_as_a_number_is_the_dealers():
     rules = RuleSet.from_options({"game": "three-card", "ante": 6})
     assert rules.ante == (6, 0) and rules.to_options()["ante"] == {"dealer": 6, "each": 0}

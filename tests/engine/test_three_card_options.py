@@ -4,6 +4,7 @@ import pytest
 
 from tests.engine.dealkit import (
     assert_settled,
+    deal_at,
     play,
     record,
     record_errors,
@@ -188,6 +189,21 @@ def test_bold_stand_holds_when_the_dealer_stood_out_of_turn():
                    pool_after=3, deltas={"cat": 6, "dan": -9})
 
 
+def test_bold_stand_makes_a_last_player_thrown_up_for_looking_at_a_hand_play():
+    # Pins docs/engine.md interpretation 25 (sources: not settled): cat looked at another hand
+    # (full loo, 3) and must throw up, but is the last in the round of an empty always-double
+    # pool: bold stand makes him play the dealer, as one "already committed"; his trick's share
+    # stays in the pool. The deal is BOLD's: P = 3, a trick 1; cat T1 (1 stays), dan T2-T3 (2).
+    # Pool after 3 - 2 + 3 = 4; cat -3, dan -3 ante + 2 = -1.
+    v = play(record(SEATS, "dan", turnup="7D", pool=0,
+                    rules=rules(pools="always-double", bold_stand=True),
+                    actions="cat ! looked-at-hand; " + BOLD))
+    assert v["standers"] == ["cat", "dan"] and winners(v) == ["cat", "dan", "dan"]
+    assert violations(v) == [("cat", "looked-at-hand", None, None, "full-loo")]
+    assert_settled(v, payouts={"dan": 2}, loos={"cat": 3}, pool_after=4,
+                   deltas={"cat": -3, "dan": -1})
+
+
 def test_bold_stand_does_not_apply_to_a_looed_pool():
     # 3 carried from a loo: the pool is not the dealer's ante alone, so dan takes P = 6
     v = play(record(SEATS, "dan", turnup="7D", pool=3,
@@ -364,6 +380,25 @@ def test_miss_taker_with_three_trumps_shows_a_flush():
     v = play(rec)
     assert_settled(v, payouts={"bob": 9}, loos={"ann": 3}, pool_after=3,
                    deltas={"ann": -3, "bob": 9, "dan": -3})
+
+
+def test_miss_taker_cannot_show_the_redeal_flush():
+    # three-trumps-redeal is "если игроку сдали три козыря" (a player *dealt* three trumps,
+    # 001:39; the digest: "a player dealt three trumps"): bob's 2D 3D 4D came with the miss,
+    # so showing them is a record error (1.1.0 took the pool for him and threw the cards in).
+    # Under "three-trumps" a stander holding three trumps shows them, miss-taker included
+    # (test_miss_taker_with_three_trumps_shows_a_flush).
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2D", "3D", "4D"],
+                 rules=rules(flush="three-trumps-redeal"),
+                 actions="ann stand; bob miss; cat pass; dan pass; bob flush")
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (4, "bob", ("bob took the miss: the three-trumps-redeal flush is three trumps dealt "
+                    "to the player, not taken with the miss"))]
+    deal = deal_at(rules(flush="three-trumps-redeal"), SEATS, "dan",
+                   "ann stand; bob miss; cat pass; dan pass", turnup="7D",
+                   pool=6, hands={"ann": ["AH", "KH", "QS"]}, miss=["2D", "3D", "4D"])
+    assert {"player": "bob", "action": "flush"} not in deal.legal_actions()
 
 
 def test_flush_against_a_defending_dealer_who_pays_nothing():

@@ -375,7 +375,8 @@ def test_the_largest_header_a_session_can_have_is_far_below_its_bound():
 
     big = 10**9
     options = RuleSet.from_options({"preset": "five-card-unlimited", "ante": {
-        "dealer": big, "each": big}, "loo_amount": big, "loo_cap": big, "single_loo": big})
+        "dealer": big, "each": big}, "loo": "mixed", "loo_amount": big, "loo_cap": big,
+        "single_loo": big})
     rules = {"preset": "five-card-unlimited", **options.to_options()}
     assert rules_resolve(rules) == options.to_options()  # rules a session takes
     names = [f"{n:02d}".ljust(32, "x") for n in range(max(hi for _lo, hi in SEAT_LIMITS.values()))]
