@@ -307,7 +307,7 @@ def test_penalty_and_loo_both_under_a_mixed_loo_pays_the_capped_loo_twice():
 @pytest.mark.parametrize("declares", ["stand", "miss"])
 def test_a_dealer_who_stood_out_of_turn_takes_the_pool_when_everyone_else_passes(declares):
     # dan stands (or takes the miss) before his turn: a single loo (3), paid at once. Everyone
-    # before him then passes, so he takes the pool without play (1.1.1 left him to play alone
+    # before him then passes, so he takes the pool without play (1.1.0 left him to play alone
     # and refused the record). P = 6 + 3 ante + 3 = 12 to dan: +12 - 3 - 3 = +6.
     v = play(record(SEATS, "dan", turnup="7D", pool=6,
                     actions=f"dan {declares}; ann pass; bob pass; cat pass"))
