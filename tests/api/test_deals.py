@@ -212,7 +212,7 @@ def test_a_session_holds_at_most_max_deals(oak_session, post_deal, monkeypatch):
 
 
 def test_a_session_whose_stored_rules_a_later_engine_refuses_answers_400(oak_session, post_deal):
-    # Engine 1.1.1 refuses a capped unlimited loo (it was played as "mixed"); a session stored
+    # Engine 1.2.0 refuses a capped unlimited loo (it was played as "mixed"); a session stored
     # before then with those rules gets a 400 naming the options, not a 500, and nothing stored.
     GameSession.objects.filter(pk=oak_session.pk).update(
         resolved_rules={**oak_session.resolved_rules, "loo": "unlimited", "loo_cap": 30})

@@ -296,7 +296,7 @@ def test_result_only_without_winners_is_refused_where_the_order_decides_the_odd_
     # P = 10 + 3 = 13 under early-tricks pays 5/4/4: with ann 2 tricks and bob 1, ann takes
     # 5 + 4 = 9 (she won trick 1) or 4 + 4 = 8 (bob did), bob 4 or 5. The counts do not say
     # which: the record is refused naming the missing field rather than paid by a guess
-    # (1.1.1 paid the seat order's guess, ann 9 / bob 4).
+    # (1.1.0 paid the seat order's guess, ann 9 / bob 4).
     record = {"rules": {"game": "three-card", "remainder": "early-tricks"}, "pool": 10,
               "seats": ["ann", "bob", "cat", "dan"], "dealer": "dan",
               "actions": acts("ann stand; bob stand; cat stand; dan pass"),

@@ -338,7 +338,7 @@ def test_trump_ace_first_trick_makes_pam_due_at_the_first_trick():
 
 # ann JC AS 2D 3D 4D | bob 5H 6H 7H 8H 9H; spades trumps. ann, to lead trick 1, holds Pam and
 # the ace of trumps: lead_trump_ace asks for the ace, lead_highest_trump (Pam is the highest
-# trump) and trump_ace_first_trick (Pam to trick 1) for Pam. 1.1.1 refused both leads, so no
+# trump) and trump_ace_first_trick (Pam to trick 1) for Pam. 1.1.0 refused both leads, so no
 # lead was legal (and the simulator failed); Pam, above the ace, now meets the ace duty there.
 ACE_AND_PAM = {"ann": ["JC", "AS", "2D", "3D", "4D"], "bob": ["5H", "6H", "7H", "8H", "9H"]}
 

@@ -280,7 +280,7 @@ def test_offenders_early_trick_shares_stay_in_the_pool():
 def test_a_dealer_thrown_up_against_a_lone_stander_concedes_the_pool(thrown_up):
     # dan may not pass against ann alone, but looking at another hand makes him throw up: ann
     # takes P = 6 + 3 = 9 without play; dan pays the ante and a full loo (3) -> pool after 3.
-    # The forced pass may be left out even where nothing follows it (1.1.1 said the record
+    # The forced pass may be left out even where nothing follows it (1.1.0 said the record
     # stopped during the declarations).
     v = play(record(SEATS, "dan", turnup="7D", pool=6,
                     actions="ann stand; bob pass; cat pass; dan ! looked-at-hand" + thrown_up))

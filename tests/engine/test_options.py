@@ -186,7 +186,7 @@ def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(o
     assert named in str(err) and any(named in e for e in err.errors), err.errors
 
 
-# Combinations that are well-formed but cannot mean anything (1.1.1: some were accepted and did
+# Combinations that are well-formed but cannot mean anything (1.1.0: some were accepted and did
 # nothing): each refusal names both options, so the club sees which pair to change.
 @pytest.mark.parametrize(("options", "named", "other"), [
     # club law bites when clubs are turned before the declarations; these turn no card then
