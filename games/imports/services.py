@@ -330,13 +330,14 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     if h.get("first_dealer") not in seats:
         errors.append(_err(1, f"first_dealer {h.get('first_dealer')!r} is not seated", field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)
-    if banker not in (None, CLUB_BANKER) and banker not in members:
+    if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
         errors.append(_err(1, f"banker {banker!r} is not a member of this club", field="banker"))
     if h.get("pool", 0) != 0:
         errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
     cv = h.get("chip_value", 1)
-    if not is_whole(cv) or cv < 1:
-        errors.append(_err(1, "chip_value is a whole number of the smallest currency unit", field="chip_value"))
+    if not is_whole(cv) or not 1 <= cv <= limits.MAX_CHIPS:  # as the session takes it
+        errors.append(_err(1, "chip_value is a whole number of the smallest currency unit, "
+                              f"from 1 to {limits.MAX_CHIPS}", field="chip_value"))
     buy_ins = h.get("buy_ins", {})
     if not isinstance(buy_ins, dict) or any(
             s not in seats or not is_whole(n) or n < 0 for s, n in buy_ins.items()):

@@ -1026,3 +1026,26 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
             + json.dumps({"reopen": {"reason": "one more"}}) + "\n")
     job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
     assert [e["line"] for e in job["errors"]] == [8], job["errors"]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    # found by tests/reports/test_import_properties.py: each was an internal error (TypeError),
+    # a list being no member's name (unhashable) and no currency code (re.fullmatch of a list)
+    ("banker", ["ann"], "banker ['ann'] is not a member of this club"),
+    ("currency", ["GBP"], "Use a three-letter ISO 4217 code such as GBP."),
+    # 2**63 passed the header's check (whole, at least 1) and was blamed on the purchase
+    # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is
+    # what is wrong, as the session would refuse it (1 to limits.MAX_CHIPS)
+    ("chip_value", 2**63, ("chip_value is a whole number of the smallest currency unit, "
+                           "from 1 to 1000000000")),
+])
+def test_a_header_field_of_the_wrong_type_or_size_is_line_1s_error(
+        scorer_client, django_capture_on_commit_callbacks, field, value, message):
+    from games.models import ChipPurchase, GameSession, LedgerEntry
+
+    text = lines_with({1: kit.header(**{field: value})})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed" and "internal error" not in job["detail"]
+    assert [(e["line"], e["message"]) for e in job["errors"]] == [(1, message)]
+    assert (GameSession.objects.count(), ChipPurchase.objects.count(),
+            LedgerEntry.objects.count()) == (0, 0, 0)
