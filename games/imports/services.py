@@ -635,10 +635,11 @@ def _where(e: dict[str, Any]) -> dict[str, Any]:
     return {k: e.get(k) for k in ("index", "player", "card", "field")}
 
 
-def _memo(line: Line) -> str:
+def _memo(line: Line) -> Any:
     """A purchase's or a payment's line's memo as it is stored (when the line has none, "rebuy"
-    for a purchase, nothing for a payment)."""
-    return str(line.data.get("memo", "rebuy" if line.kind == "purchase" else ""))
+    for a purchase, nothing for a payment). As the line gives it, not made text: a memo that is
+    no text is the line's error (``memo_problem``), as the endpoints' is."""
+    return line.data.get("memo", "rebuy" if line.kind == "purchase" else "")
 
 
 def _refused_at(line: int, exc: Problem) -> ImportRefused:

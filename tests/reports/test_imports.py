@@ -1049,3 +1049,26 @@ def test_a_header_field_of_the_wrong_type_or_size_is_line_1s_error(
     assert [(e["line"], e["message"]) for e in job["errors"]] == [(1, message)]
     assert (GameSession.objects.count(), ChipPurchase.objects.count(),
             LedgerEntry.objects.count()) == (0, 0, 0)
+
+
+def test_a_memo_that_is_not_text_is_the_lines_error(scorer_client,
+                                                     django_capture_on_commit_callbacks):
+    # found by tests/reports/test_import_properties.py: the import made any memo text
+    # (str(["x"]) == "['x']") and stored it, where the purchases and payments endpoints refuse
+    # a memo that is not text
+    from games.models import ChipPayment, ChipPurchase, GameSession
+
+    lines = kit.session_lines()
+    first_rebuy = next(i for i, x in enumerate(lines) if "purchase" in x)  # ann's, then cat's
+    odd = [{"purchase": {"player": "ann", "chips": 20, "memo": ["x"]}},
+           {"payment": {"player": "cat", "money": 25, "memo": {"a": 1}}},  # cat owes 500
+           {"payment": {"player": "cat", "money": 25, "memo": None}}]
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + odd
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    at = first_rebuy + 3  # the file line of the odd purchase
+    assert [(e["line"], e["field"], e["message"]) for e in job["errors"]] == [
+        (at + k, "memo", "The memo must be text.") for k in range(3)]
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+    assert not ChipPayment.objects.exists()
