@@ -231,6 +231,20 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"line": line, "message": message, **{k: v for k, v in extra.items() if v is not None}}
 
 
+def _not_a_number(name: str) -> None:
+    """``json.loads`` reads NaN, Infinity and -Infinity, which JSON has not (nor the API's
+    parser, nor PostgreSQL's jsonb: storing one failed the import as an internal error)."""
+    raise ValueError(f"{name} is not a JSON number (JSON has no NaN or Infinity)")
+
+
+def _number_problem(exc: ValueError) -> str:
+    """The words for a number ``json.loads`` refused beyond its grammar."""
+    said = str(exc)
+    if "digits" in said:  # Python's cap on converting long digit strings to int
+        return "a number with more than 4,300 digits"
+    return said
+
+
 def parse_session_file(text: str) -> SessionFile:
     """Split the file into header and lines. A bad line is kept with its error, so validation
     still checks and reports every other line: an unreadable one (kind "unreadable") is taken
@@ -246,11 +260,13 @@ def parse_session_file(text: str) -> SessionFile:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, parse_constant=_not_a_number)
         except json.JSONDecodeError as exc:
             data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
         except RecursionError:
             data, problem = None, "not JSON that can be read: nested too deeply"
+        except ValueError as exc:  # NaN or Infinity, or a number of more than 4,300 digits
+            data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.SERVICE_LINES, which the engine's

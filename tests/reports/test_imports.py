@@ -1072,3 +1072,26 @@ def test_a_memo_that_is_not_text_is_the_lines_error(scorer_client,
         (at + k, "memo", "The memo must be text.") for k in range(3)]
     assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
     assert not ChipPayment.objects.exists()
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    # found by tests/reports/test_import_properties.py (on PostgreSQL): Python's json reads
+    # NaN and Infinity, which JSON has not; PostgreSQL's jsonb refused the deal's record when
+    # stored (DataError), so the job ended as an internal error
+    ("NaN", "not JSON that can be read: NaN is not a JSON number (JSON has no NaN or Infinity)"),
+    ("-Infinity", ("not JSON that can be read: -Infinity is not a JSON number (JSON has no "
+                   "NaN or Infinity)")),
+    # Python refuses to read an integer of more than 4,300 digits (ValueError, not a
+    # JSONDecodeError): an internal error on any database
+    ("9" * 5000, "not JSON that can be read: a number with more than 4,300 digits"),
+])
+def test_a_number_json_has_not_is_the_lines_error(scorer_client,
+                                                  django_capture_on_commit_callbacks, raw, message):
+    from games.models import DealRevision, GameSession
+
+    deal = json.dumps(kit.session_lines()[1])  # line 2: deal 1
+    text = lines_with({2: deal[:-1] + f', "note": {raw}}}'})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (2, message)
+    assert not GameSession.objects.exists() and not DealRevision.objects.exists()
