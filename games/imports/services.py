@@ -232,6 +232,20 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"line": line, "message": message, **{k: v for k, v in extra.items() if v is not None}}
 
 
+def _not_a_number(name: str) -> None:
+    """``json.loads`` reads NaN, Infinity and -Infinity, which JSON has not (nor the API's
+    parser, nor PostgreSQL's jsonb: storing one failed the import as an internal error)."""
+    raise ValueError(f"{name} is not a JSON number (JSON has no NaN or Infinity)")
+
+
+def _number_problem(exc: ValueError) -> str:
+    """The words for a number ``json.loads`` refused beyond its grammar."""
+    said = str(exc)
+    if "digits" in said:  # Python's cap on converting long digit strings to int
+        return "a number with more than 4,300 digits"
+    return said
+
+
 def parse_session_file(text: str) -> SessionFile:
     """Split the file into header and lines. A bad line is kept with its error, so validation
     still checks and reports every other line: an unreadable one (kind "unreadable") is taken
@@ -247,11 +261,13 @@ def parse_session_file(text: str) -> SessionFile:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, parse_constant=_not_a_number)
         except json.JSONDecodeError as exc:
             data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
         except RecursionError:
             data, problem = None, "not JSON that can be read: nested too deeply"
+        except ValueError as exc:  # NaN or Infinity, or a number of more than 4,300 digits
+            data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.SERVICE_LINES, which the engine's
@@ -333,13 +349,14 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     if h.get("first_dealer") not in seats:
         errors.append(_err(1, f"first_dealer {h.get('first_dealer')!r} is not seated", field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)
-    if banker not in (None, CLUB_BANKER) and banker not in members:
+    if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
         errors.append(_err(1, f"banker {banker!r} is not a member of this club", field="banker"))
     if h.get("pool", 0) != 0:
         errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
     cv = h.get("chip_value", 1)
-    if not is_whole(cv) or cv < 1:
-        errors.append(_err(1, "chip_value is a whole number of the smallest currency unit", field="chip_value"))
+    if not is_whole(cv) or not 1 <= cv <= limits.MAX_CHIPS:  # as the session takes it
+        errors.append(_err(1, "chip_value is a whole number of the smallest currency unit, "
+                              f"from 1 to {limits.MAX_CHIPS}", field="chip_value"))
     buy_ins = h.get("buy_ins", {})
     if not isinstance(buy_ins, dict) or any(
             s not in seats or not is_whole(n) or n < 0 for s, n in buy_ins.items()):
@@ -637,10 +654,11 @@ def _where(e: dict[str, Any]) -> dict[str, Any]:
     return {k: e.get(k) for k in ("index", "player", "card", "field")}
 
 
-def _memo(line: Line) -> str:
+def _memo(line: Line) -> Any:
     """A purchase's or a payment's line's memo as it is stored (when the line has none, "rebuy"
-    for a purchase, nothing for a payment)."""
-    return str(line.data.get("memo", "rebuy" if line.kind == "purchase" else ""))
+    for a purchase, nothing for a payment). As the line gives it, not made text: a memo that is
+    no text is the line's error (``memo_problem``), as the endpoints' is."""
+    return line.data.get("memo", "rebuy" if line.kind == "purchase" else "")
 
 
 def _refused_at(line: int, exc: Problem) -> ImportRefused:

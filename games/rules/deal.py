@@ -448,7 +448,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             raise self._err(f"{kind}: the deal is already over", player=action.get("player"))
         if kind in DECLARATIONS:
             self._push_declaration(action, kind)
-        elif kind in DECLARATION_ALIASES:
+        elif isinstance(kind, str) and kind in DECLARATION_ALIASES:  # (a list is unhashable)
             self._push_declaration(action, DECLARATION_ALIASES[kind])
         elif kind == "exchange":
             self._push_exchange(action)

@@ -129,13 +129,13 @@ def session_create(
         errors.append({"field": "first_dealer", "message": f"'{first_dealer}' is not seated."})
     if banker == CLUB_BANKER:
         banker = None
-    if banker is not None and banker not in members:
+    if banker is not None and (not isinstance(banker, str) or banker not in members):
         errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
     if not is_whole(chip_value) or not 1 <= chip_value <= MAX_CHIPS:
         errors.append({"field": "chip_value", "message": f"chip_value is a whole number of currency units, from 1 to {MAX_CHIPS}."})
     if (problem := limits.text_problem(name, limits.MAX_NAME_CHARS, "name")) is not None:
         errors.append({"field": "name", "message": f"The session's {problem}."})
-    if not re.fullmatch(r"[A-Z]{3}", currency or ""):
+    if not isinstance(currency, str) or not re.fullmatch(r"[A-Z]{3}", currency):
         errors.append({"field": "currency", "message": "Use a three-letter ISO 4217 code such as GBP."})
     for seat, chips in (buy_ins or {}).items():
         if seat not in seats:

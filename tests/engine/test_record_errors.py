@@ -491,6 +491,16 @@ def test_any_unknown_action_lists_the_actions_the_format_knows():
     assert error["message"] == f"unknown action 'shuffle': a record's actions are {KNOWN_ACTIONS}"
 
 
+@pytest.mark.parametrize("kind", [["pass"], {"a": 1}, 5, None])
+def test_an_action_name_that_is_not_text_is_an_unknown_action(kind):
+    # found by tests/reports/test_import_properties.py: a list or an object for "action" raised
+    # TypeError (unhashable, looked up among the aliases) instead of the record's error
+    rec = five_card()
+    rec["actions"][5] = {"player": "bob", "action": kind}
+    error = next(e for e in record_errors(rec) if e["index"] == 5)
+    assert error["message"] == f"unknown action {kind!r}: a record's actions are {KNOWN_ACTIONS}"
+
+
 def test_the_actions_named_are_the_record_formats():
     # deal-record.md's actions, in its order: declarations, exchange, flush, play, irregularity
     from games.rules.phases import ACTIONS, DECLARATIONS

@@ -1042,3 +1042,72 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
             + json.dumps({"reopen": {"reason": "one more"}}) + "\n")
     job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
     assert [e["line"] for e in job["errors"]] == [8], job["errors"]
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    # found by tests/reports/test_import_properties.py: each was an internal error (TypeError),
+    # a list being no member's name (unhashable) and no currency code (re.fullmatch of a list)
+    ("banker", ["ann"], "banker ['ann'] is not a member of this club"),
+    ("currency", ["GBP"], "Use a three-letter ISO 4217 code such as GBP."),
+    # 2**63 passed the header's check (whole, at least 1) and was blamed on the purchase
+    # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is
+    # what is wrong, as the session would refuse it (1 to limits.MAX_CHIPS)
+    ("chip_value", 2**63, ("chip_value is a whole number of the smallest currency unit, "
+                           "from 1 to 1000000000")),
+])
+def test_a_header_field_of_the_wrong_type_or_size_is_line_1s_error(
+        scorer_client, django_capture_on_commit_callbacks, field, value, message):
+    from games.models import ChipPurchase, GameSession, LedgerEntry
+
+    text = lines_with({1: kit.header(**{field: value})})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed" and "internal error" not in job["detail"]
+    assert [(e["line"], e["message"]) for e in job["errors"]] == [(1, message)]
+    assert (GameSession.objects.count(), ChipPurchase.objects.count(),
+            LedgerEntry.objects.count()) == (0, 0, 0)
+
+
+def test_a_memo_that_is_not_text_is_the_lines_error(scorer_client,
+                                                     django_capture_on_commit_callbacks):
+    # found by tests/reports/test_import_properties.py: the import made any memo text
+    # (str(["x"]) == "['x']") and stored it, where the purchases and payments endpoints refuse
+    # a memo that is not text
+    from games.models import ChipPayment, ChipPurchase, GameSession
+
+    lines = kit.session_lines()
+    first_rebuy = next(i for i, x in enumerate(lines) if "purchase" in x)  # ann's, then cat's
+    odd = [{"purchase": {"player": "ann", "chips": 20, "memo": ["x"]}},
+           {"payment": {"player": "cat", "money": 25, "memo": {"a": 1}}},  # cat owes 500
+           {"payment": {"player": "cat", "money": 25, "memo": None}}]
+    text = "\n".join(json.dumps(x) for x in lines[:first_rebuy + 2] + odd
+                     + lines[first_rebuy + 2:])
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    at = first_rebuy + 3  # the file line of the odd purchase
+    assert [(e["line"], e["field"], e["message"]) for e in job["errors"]] == [
+        (at + k, "memo", "The memo must be text.") for k in range(3)]
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+    assert not ChipPayment.objects.exists()
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    # found by tests/reports/test_import_properties.py (on PostgreSQL): Python's json reads
+    # NaN and Infinity, which JSON has not; PostgreSQL's jsonb refused the deal's record when
+    # stored (DataError), so the job ended as an internal error
+    ("NaN", "not JSON that can be read: NaN is not a JSON number (JSON has no NaN or Infinity)"),
+    ("-Infinity", ("not JSON that can be read: -Infinity is not a JSON number (JSON has no "
+                   "NaN or Infinity)")),
+    # Python refuses to read an integer of more than 4,300 digits (ValueError, not a
+    # JSONDecodeError): an internal error on any database
+    ("9" * 5000, "not JSON that can be read: a number with more than 4,300 digits"),
+])
+def test_a_number_json_has_not_is_the_lines_error(scorer_client,
+                                                  django_capture_on_commit_callbacks, raw, message):
+    from games.models import DealRevision, GameSession
+
+    deal = json.dumps(kit.session_lines()[1])  # line 2: deal 1
+    text = lines_with({2: deal[:-1] + f', "note": {raw}}}'})
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (2, message)
+    assert not GameSession.objects.exists() and not DealRevision.objects.exists()
