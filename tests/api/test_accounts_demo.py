@@ -40,9 +40,12 @@ def test_demo_club_logins_and_session_of_30_deals():
 
     viewer = token_client("viewer", "viewer-password")
     sessions = viewer.get("/api/v1/clubs/demo/sessions/").json()["results"]
-    assert {s["id"]: (s["name"], s["status"]) for s in sessions} == {
-        1: ("Demo evening", "open"), 2: ("Pam-Loo night", "closed")}  # the README's session 1
-    session_id = 1
+    ids = {s["name"]: s["id"] for s in sessions}
+    assert {s["name"]: s["status"] for s in sessions} == {"Demo evening": "open",
+                                                          "Pam-Loo night": "closed"}
+    # made in this order, so that on a fresh database the open evening is the README's session 1
+    assert ids["Demo evening"] < ids["Pam-Loo night"]
+    session_id = ids["Demo evening"]
     deals = viewer.get(f"/api/v1/clubs/demo/sessions/{session_id}/deals/").json()
     assert deals["count"] == 30
     assert f"/api/v1/clubs/demo/sessions/{session_id}/ledger" in output
@@ -74,11 +77,13 @@ def test_demo_closed_session_shows_a_final_report_with_money_still_owed():
     from games.management.commands.load_demo import PAM_LOO_NIGHT
 
     viewer = token_client("viewer", "viewer-password")
-    session = viewer.get("/api/v1/clubs/demo/sessions/2/").json()
+    night = Club.objects.get(slug="demo").game_sessions.get(name="Pam-Loo night").pk
+    api = f"/api/v1/clubs/demo/sessions/{night}/"
+    session = viewer.get(api).json()
     assert (session["name"], session["status"], session["resolved_rules"]["game"]) == (
         "Pam-Loo night", "closed", "five-card")
-    assert "/clubs/demo/sessions/2/report/" in output
-    purchases = viewer.get("/api/v1/clubs/demo/sessions/2/purchases/").json()["results"]
+    assert f"/clubs/demo/sessions/{night}/report/" in output
+    purchases = viewer.get(f"{api}purchases/").json()["results"]
     on_slate: dict[str, int] = {}
     for p in purchases:
         if not p["paid"]:
@@ -89,7 +94,7 @@ def test_demo_closed_session_shows_a_final_report_with_money_still_owed():
     assert all(money % (PAM_LOO_NIGHT.rebuy * PAM_LOO_NIGHT.chip_value) == 0
                for money in on_slate.values())
 
-    report = viewer.get("/api/v1/clubs/demo/sessions/2/report").json()
+    report = viewer.get(f"{api}report").json()
     assert report["final"] is True and report["closed_at"] == session["closed_at"]
     players = {p["name"]: p for p in report["players"]}
     assert {n: p["owed_money"] for n, p in players.items() if p["owed_money"]} == on_slate
