@@ -889,7 +889,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                    if self._hands[s] is not None and not any(f[0] == s for f in self._flushes)
                    and flush_class(self.rules, self._hands[s], self._trump, self._pam)
                    is not None
-                   and not (s == self._miss_taker and self.rules.flush == "three-trumps-redeal")]
+                   and not self._flush_not_dealt(s)]
             if not self._flushes:
                 out.extend(self._probe(self.legal_actions) or [])
             return out

@@ -184,13 +184,16 @@ class Declaring:
             if self._has_miss:
                 self._hands[s] = list(self._miss) if self._miss is not None else None
 
+    def _standing(self) -> list[int]:
+        """The players whose declaration makes them play, in order from eldest."""
+        decl = self._decl
+        return [i for i in self._order if decl[i] in ("stand", "take-miss", "defend")]
+
     def _after_declarations(self) -> None:
         """Who plays, and whether anyone plays at all."""
         r = self.rules
         self._to_act = -1
-        decl = self._decl
-        standers = [i for i in self._order if decl[i] in ("stand", "take-miss", "defend")]
-        self._standers = standers
+        standers = self._standers = self._standing()
         d = self._d
         if self._mode in ("forced", "eldest-miss"):
             pass
@@ -201,8 +204,7 @@ class Declaring:
                 # stand, plays the last player in the round)
                 if self._declaration_closes(d):
                     return
-                standers = self._standers = [i for i in self._order
-                                             if decl[i] in ("stand", "take-miss", "defend")]
+                standers = self._standers = self._standing()  # bold stand made one stand
             if self._decl[d] == "pass":
                 others = [i for i in standers if i != d]
                 if len(others) == 1:

@@ -58,6 +58,10 @@ class ShowingFlushes:
 
     __slots__ = ()
 
+    def _flush_not_dealt(self, s: int) -> bool:
+        """``three-trumps-redeal`` is three trumps *dealt* (001:39): a miss-taker's are not."""
+        return self.rules.flush == "three-trumps-redeal" and s == self._miss_taker
+
     def _push_flush(self, action: Mapping[str, Any]) -> None:
         s = self._seat(action)
         name = self.seats[s]
@@ -73,7 +77,7 @@ class ShowingFlushes:
             raise self._err(f"{name} is not standing and cannot show a flush", player=name)
         if self.phase == EXCHANGE:
             self._close_exchange()
-        if redeal and s == self._miss_taker:
+        if self._flush_not_dealt(s):
             raise self._err(f"{name} took the miss: the three-trumps-redeal flush is three "
                             f"trumps dealt to the player, not taken with the miss", player=name)
         if any(f[0] == s for f in self._flushes):
