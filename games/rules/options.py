@@ -341,6 +341,9 @@ def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
             and game != "poker-loo":
         errors.append(f"loo_cap: an unlimited loo matches the whole pool and has no cap at "
                       f"{GAME_NAMES[game]} (a capped loo is loo \"mixed\")")
+    if values.get("loo") == "limited" and values.get("loo_cap") is not None:
+        errors.append(f"loo_cap: a limited loo is loo_amount ({values.get('loo_amount')}) and "
+                      f"has no cap (a capped loo is loo \"mixed\")")
     return errors
 
 

@@ -207,6 +207,11 @@ def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(o
     ({"game": "three-card", "loo": "unlimited", "loo_cap": 30}, "loo_cap", 'loo "mixed"'),
     ({"preset": "three-card-mixed", "loo": "unlimited"}, "loo_cap", 'loo "mixed"'),
     ({"game": "five-card", "loo": "unlimited", "loo_cap": 25}, "loo_cap", 'loo "mixed"'),
+    # a limited loo is a fixed amount: a cap on it changes nothing (at every game)
+    ({"game": "three-card", "loo_cap": 30}, "loo_cap", "loo_amount (3)"),
+    ({"preset": "three-card-mixed", "loo": "limited"}, "loo_cap", 'loo "mixed"'),
+    ({"game": "five-card", "loo_cap": 25}, "loo_cap", "loo_amount (5)"),
+    ({"game": "poker-loo", "loo": "limited", "loo_cap": 50}, "loo_cap", 'loo "mixed"'),
 ])
 def test_a_combination_that_cannot_mean_anything_is_refused_naming_both(options, named, other):
     err = refusal(options)
