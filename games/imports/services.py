@@ -351,7 +351,8 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     banker = h.get("banker", CLUB_BANKER)
     if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
         errors.append(_err(1, f"banker {banker!r} is not a member of this club", field="banker"))
-    if h.get("pool", 0) != 0:
+    pool = h.get("pool", 0)
+    if not is_whole(pool) or pool != 0:  # (false and 0.0 equal 0 in Python, not in the file)
         errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
     cv = h.get("chip_value", 1)
     if not is_whole(cv) or not 1 <= cv <= limits.MAX_CHIPS:  # as the session takes it

@@ -1053,7 +1053,9 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
     # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is
     # what is wrong, as the session would refuse it (1 to limits.MAX_CHIPS)
     ("chip_value", 2**63, ("chip_value is a whole number of the smallest currency unit, "
-                           "from 1 to 1000000000")),
+                           "from 1 to 1000000000")),    # false and 0.0 are equal to 0 in Python and were taken for the empty pool
+    ("pool", False, "a stored session starts with an empty pool (pool: 0)"),
+    ("pool", 0.0, "a stored session starts with an empty pool (pool: 0)"),
 ])
 def test_a_header_field_of_the_wrong_type_or_size_is_line_1s_error(
         scorer_client, django_capture_on_commit_callbacks, field, value, message):
