@@ -7,6 +7,7 @@ short ``name`` used in deal records' seats) and optionally a login (``user``).
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -16,6 +17,24 @@ handle_validator = RegexValidator(
     HANDLE_PATTERN,
     "Use 1-32 lower-case letters, digits, '-' or '_', starting with a letter or digit.",
 )
+
+#: handles no member may take: a session's ledger keeps accounts of these names (a seat "pool"
+#: would buy its chips into the pool, a seat "bank" from itself) and a session's banker "club"
+#: is the club itself, so a member of that name could not be told apart from it
+RESERVED_HANDLES: dict[str, str] = {
+    "pool": "the pool's ledger account",
+    "bank": "the bank's ledger account",
+    "club": "the club as banker",
+}
+
+
+def reserved_handle_validator(value: str) -> None:
+    """Refuse a member handle the ledger uses for one of its own accounts."""
+    if value in RESERVED_HANDLES:
+        raise ValidationError(
+            f"'{value}' is reserved: it stands for {RESERVED_HANDLES[value]}. Choose another handle.",
+            code="reserved",
+        )
 
 
 class Club(models.Model):
@@ -51,8 +70,8 @@ class Member(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(
         max_length=32,
-        validators=[handle_validator],
-        help_text="Short handle used in deal records' seats, e.g. 'ann'.",
+        validators=[handle_validator, reserved_handle_validator],
+        help_text="Short handle used in deal records' seats, e.g. 'ann' (not pool, bank or club).",
     )
     display_name = models.CharField(max_length=120, blank=True)
     # PROTECT: deleting a login must not quietly strip a club of its owner; unlink the member

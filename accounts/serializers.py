@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from loo_ledger.fields import KnownFieldsOnly
 
-from .models import HANDLE_PATTERN, Club, Member
+from .models import HANDLE_PATTERN, RESERVED_HANDLES, Club, Member, reserved_handle_validator
 
 
 class TokenSerializer(serializers.Serializer):
@@ -77,6 +77,7 @@ class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
         HANDLE_PATTERN,
         write_only=True,
         required=False,
+        validators=[reserved_handle_validator],
         help_text="Your seat handle in the new club (default: derived from your username).",
     )
 
@@ -101,6 +102,8 @@ class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 def handle_from_username(username: str) -> str:
     """A seat handle derived from a username ('Ann.Smith' -> 'ann-smith')."""
     handle = re.sub(r"[^a-z0-9_-]+", "-", username.lower()).strip("-_")[:32]
+    if handle in RESERVED_HANDLES:  # a login named "Club" is not the club
+        return f"{handle}-owner"
     return handle or "owner"
 
 

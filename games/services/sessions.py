@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import transaction
 
-from accounts.models import Club, Member
-from games.models import BANK, POOL, ChipPurchase, GameSession, LedgerEntry
+from accounts.models import RESERVED_HANDLES, Club, Member
+from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
 from games.rules.session import SESSION_FORMAT
 from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
@@ -21,9 +21,9 @@ from loo_ledger.problems import Problem
 CLUB_BANKER = "club"
 #: names no seat may have: the ledger's own accounts (a seat "pool" would buy chips into the
 #: pool, a seat "bank" would buy them from itself and lose them) and the club as banker (the
-#: report would take a seat "club" for the banker and settle nothing with it)
-RESERVED_SEATS = {POOL: "the pool's ledger account", BANK: "the bank's ledger account",
-                  CLUB_BANKER: "the club as banker"}
+#: report would take a seat "club" for the banker and settle nothing with it). No member may
+#: take one now; a member who has one from before cannot be seated.
+RESERVED_SEATS = RESERVED_HANDLES
 
 
 def reserved_seat_problem(seat: str) -> str | None:

@@ -321,6 +321,39 @@ def test_member_names_must_be_handles(club, owner_client):
     assert body["errors"][0]["field"] == "name"
 
 
+@pytest.mark.parametrize(("name", "stands_for"), [
+    ("pool", "the pool's ledger account"), ("bank", "the bank's ledger account"),
+    ("club", "the club as banker")])
+def test_a_member_cannot_take_a_ledger_accounts_name(club, owner_client, name, stands_for):
+    # a seat of that name would share the ledger's account (or read as the club banking), so
+    # the handle is refused when the member is made, not only when seated
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": name}, format="json"), 400)
+    assert [(e["field"], e["message"]) for e in body["errors"]] == [
+        ("name", f"'{name}' is reserved: it stands for {stands_for}. Choose another handle.")]
+    assert not Member.objects.filter(club=club, name=name).exists()
+
+
+def test_a_new_clubs_owner_is_not_seated_under_a_reserved_name(club, viewer_client, django_user_model):
+    body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "ash", "name": "Ash", "member_name": "bank"},
+                                      format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["member_name"]
+    assert not Club.objects.filter(slug="ash").exists()
+    # a login whose handle would be reserved gets another one
+    django_user_model.objects.create_user("Club", password="test-password-123")
+    client = APIClient()
+    client.login(username="Club", password="test-password-123")
+    assert client.post("/api/v1/clubs/", {"slug": "ash", "name": "Ash"}, format="json").status_code == 201
+    assert Member.objects.get(club__slug="ash").name == "club-owner"
+
+
+def test_the_reserved_handles_are_the_ledgers_own_accounts():
+    from accounts.models import RESERVED_HANDLES
+    from games.models import BANK, POOL
+    from games.services.sessions import CLUB_BANKER, RESERVED_SEATS
+
+    assert RESERVED_SEATS is RESERVED_HANDLES and set(RESERVED_HANDLES) == {POOL, BANK, CLUB_BANKER}
+
+
 def test_database_refuses_duplicate_member_name(club):
     with pytest.raises(IntegrityError):
         Member.objects.create(club=club, name="bob")

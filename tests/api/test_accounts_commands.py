@@ -49,6 +49,7 @@ def test_links_an_existing_login(club, other_club):
     (["oak", "Bad Name"], "name: "),
     (["oak", "sammy", "--user", "sam"], "user"),
     (["oak", "olga", "--role", "viewer"], "A club must keep at least one owner with a login."),
+    (["oak", "club"], "name: 'club' is reserved: it stands for the club as banker"),
 ])
 def test_refusals_change_nothing(club, args, message):
     before = (Club.objects.count(), Member.objects.count())
