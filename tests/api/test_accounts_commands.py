@@ -62,3 +62,11 @@ def test_the_last_owner_keeps_the_role(club):
     with pytest.raises(CommandError, match="at least one owner"):
         run("oak", "olga", "--role", "viewer")
     assert Member.objects.get(club=club, name="olga").role == "owner"
+
+
+def test_a_member_with_a_reserved_handle_from_before_can_still_change_role(club):
+    # made before handles were checked (the ORM runs no validators): the name never changes, so
+    # it is not judged again when the member is updated
+    Member.objects.create(club=club, name="pool")
+    assert "updated in club oak" in run("oak", "pool", "--role", "viewer")
+    assert Member.objects.get(club=club, name="pool").role == "viewer"

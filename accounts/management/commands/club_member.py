@@ -52,7 +52,7 @@ class Command(BaseCommand):
         if display_name:
             member.display_name = display_name
         try:
-            member.full_clean()
+            member.full_clean(exclude=None if created else ["name"])  # (a name never changes)
         except ValidationError as exc:
             raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in exc.message_dict.items())) from exc
         member.save()
