@@ -438,7 +438,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             p = line.data
             problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
                                          _memo(line), seats=seats, chip_value=table.chip_value,
-                                         paid=p.get("paid", True))
+                                         paid=p.get("paid", True), banker=banker)
             who = p.get("player") if isinstance(p.get("player"), str) else None
             errors += [_err(line.number, e["message"], player=who, field=e["field"])
                        for e in problems]

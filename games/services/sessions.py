@@ -166,11 +166,14 @@ def session_create(
 
 
 def purchase_problems(player: Any, chips: Any, money: Any, memo: Any, *, seats: Sequence[str],
-                      chip_value: int, paid: Any = True) -> list[dict[str, Any]]:
+                      chip_value: int, paid: Any = True, banker: str | None = None,
+                      ) -> list[dict[str, Any]]:
     """Why ``player`` cannot buy ``chips`` for ``money`` (none: they can), from the figures
     alone: a seat, a whole number of chips from 1 to ``MAX_CHIPS``, money left out or the
     chips' price (``price_problem``), ``paid`` true or false (a truth test would read the text
-    "false" as paid: money owed lost), a memo within ``limits.MAX_MEMO_CHARS``. The purchases
+    "false" as paid: money owed lost), not owed by the ``banker`` (a seated banker's own chips
+    are owed to nobody, and no payment could settle that debt), a memo within
+    ``limits.MAX_MEMO_CHARS``. The purchases
     endpoint (through :func:`purchase_record`) and a session file's purchase lines ask it, so
     both say the same of the same line."""
     errors: list[dict[str, Any]] = []
@@ -192,6 +195,10 @@ def purchase_problems(player: Any, chips: Any, money: Any, memo: Any, *, seats: 
             errors.append({"field": "money", "player": player, "message": problem})
     if type(paid) is not bool:
         errors.append({"field": "paid", "message": "paid is true (paid on the spot) or false (owed to the banker)."})
+    elif not paid and player == banker:
+        errors.append({"field": "paid", "player": player, "message": (
+            f"{player} is the banker: the banker's own chips are owed to nobody, so his purchase "
+            "is paid (paid: true).")})
     if (problem := memo_problem(memo)) is not None:
         errors.append({"field": "memo", "message": problem})
     return errors
@@ -217,7 +224,7 @@ def purchase_record(
         raise limits.session_full("purchases", limits.MAX_PURCHASES,
                                   "close this one and open another for the play that follows.")
     errors = purchase_problems(player, chips, money, memo, seats=locked.seats,
-                               chip_value=locked.chip_value, paid=paid)
+                               chip_value=locked.chip_value, paid=paid, banker=locked.banker)
     if errors:
         raise invalid(errors)
     money = chips * locked.chip_value

@@ -311,8 +311,8 @@ def test_while_open_what_is_owed_to_the_banker_is_the_debt_for_chips(owing, scor
 def test_a_playing_banker_does_not_pay_himself(make_session, scorer_client):
     session = make_session(banker="bob", buy_ins={"ann": 20, "cat": 20, "dan": 20})
     assert scorer_client.post(session_url(session, "purchases/"),
-                              {"player": "bob", "chips": 5, "paid": False},
-                              format="json").status_code == 201
+                              {"player": "bob", "chips": 5, "paid": True},
+                              format="json").status_code == 201  # (never owed: to himself)
     data = problem(pay(scorer_client, session, "bob", 20), 400)
     assert data["errors"][0]["message"] == ("bob is the banker: the banker's own chips are paid "
                                             "to nobody.")

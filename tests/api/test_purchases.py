@@ -70,6 +70,23 @@ def test_bad_purchase_refused(oak_session, scorer_client, payload, field):
     assert LedgerEntry.objects.count() == before
 
 
+def test_a_seated_banker_buys_his_own_chips_paid_not_owed(make_session, scorer_client):
+    # a debt to himself no payment could settle (the payments service refuses the banker's)
+    session = make_session(banker="ann")
+    before = LedgerEntry.objects.count()
+    data = problem(scorer_client.post(session_url(session, "purchases/"),
+                                      {"player": "ann", "chips": 10, "paid": False}, format="json"), 400)
+    assert data["errors"] == [{"field": "paid", "player": "ann", "message": (
+        "ann is the banker: the banker's own chips are owed to nobody, so his purchase is paid "
+        "(paid: true).")}]
+    assert LedgerEntry.objects.count() == before
+    # paid, he buys; and the others may still buy from him on credit
+    for player, paid in (("ann", True), ("bob", False)):
+        response = scorer_client.post(session_url(session, "purchases/"),
+                                      {"player": player, "chips": 10, "paid": paid}, format="json")
+        assert response.status_code == 201, response.content
+
+
 def test_closed_session_refuses_purchases(oak_session, scorer_client):
     GameSession.objects.filter(pk=oak_session.pk).update(status="closed")
     data = problem(scorer_client.post(session_url(oak_session, "purchases/"), {"player": "ann", "chips": 5},

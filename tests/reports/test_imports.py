@@ -437,6 +437,21 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     assert not ChipPurchase.objects.exists()
 
 
+def test_a_seated_bankers_purchase_owed_is_the_lines_error(scorer_client,
+                                                            django_capture_on_commit_callbacks):
+    # as the purchases endpoint says: the banker's own chips are owed to nobody
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x)
+    banker = lines[at]["purchase"]["player"]
+    lines[0] = kit.header(banker=banker)
+    lines[at] = {"purchase": {**lines[at]["purchase"], "paid": False}}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["field"], e["player"]) for e in job["errors"]] == [(at + 1, "paid", banker)]
+    assert job["errors"][0]["message"].startswith(f"{banker} is the banker: the banker's own chips")
+
+
 @pytest.mark.parametrize("paid", ["false", 0, None, "no"])
 def test_a_purchase_lines_paid_is_true_or_false(scorer_client, django_capture_on_commit_callbacks,
                                                 paid):
@@ -859,13 +874,13 @@ def test_payment_lines_are_checked_as_the_payments_endpoint_checks_them(
 
 def test_a_banker_pays_nobody_in_a_file_either(scorer_client, django_capture_on_commit_callbacks):
     lines = kit.session_lines()
-    lines[0] = {**lines[0], "banker": "cat"}
-    lines.append({"payment": {"player": "cat", "money": 100}})
+    lines[0] = {**lines[0], "banker": "ann"}  # (ann's rebuys are paid on the spot; cat's owed)
+    lines.append({"payment": {"player": "ann", "money": 100}})
     job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
                     django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     assert [(e["line"], e["message"]) for e in job["errors"]] == [
-        (len(lines), "cat is the banker: the banker's own chips are paid to nobody.")]
+        (len(lines), "ann is the banker: the banker's own chips are paid to nobody.")]
 
 
 @pytest.mark.parametrize("body, message", [

@@ -453,6 +453,8 @@ class SessionMachine(RuleBasedStateMachine):
         m = self.model
         assert m is not None
         why_not = Impossible(409, "session-closed", "closed") if m.closed else None
+        if why_not is None and not paid and player == m.banker:
+            why_not = Impossible(400, "validation-error", "the banker's own chips are owed to nobody")
         self.attempt(why_not, lambda: purchase_record(session=self.session, player=player,
                                                       chips=chips, paid=paid, user=self.owner))
         if why_not is None:
