@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.services.limits import MAX_MEMO_CHARS, MAX_NAME_CHARS
+from games.services.limits import MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_REASON_CHARS
 
 #: Ledger accounts that are not seats.
 POOL = "pool"
@@ -174,6 +174,28 @@ class ChipPurchase(models.Model):
         constraints = [models.CheckConstraint(condition=Q(chips__gt=0), name="purchase_chips_positive")]
 
 
+class PurchaseVoid(models.Model):
+    """A purchase keyed in by mistake, voided: its chips go back to the bank in a posting of
+    its own, made now, and it no longer counts as chips bought or money spent. The deals
+    between the purchase and its void stand as they were settled. Append-only: a purchase is
+    voided at most once, and a void is never undone (buy again instead)."""
+
+    purchase = models.OneToOneField(ChipPurchase, on_delete=models.PROTECT, related_name="void")
+    posting = models.PositiveIntegerField(help_text="The void's place in the session's timeline.")
+    reason = models.CharField(max_length=MAX_REASON_CHARS)
+    # PROTECT, not SET_NULL: the table refuses the UPDATE that SET_NULL would make
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["posting", "id"]
+
+    def __str__(self) -> str:
+        return f"void of purchase {self.purchase_id}"
+
+
 class ChipPayment(models.Model):
     """Money a player hands the banker, after the fact, for chips bought on credit.
 
@@ -201,6 +223,7 @@ class LedgerEntry(models.Model):
 
     class Kind(models.TextChoices):
         PURCHASE = "purchase", "Purchase"
+        VOID = "void", "Purchase voided"
         ANTE = "ante", "Ante"
         PAYOUT = "payout", "Payout"
         LOO = "loo", "Loo"

@@ -7,9 +7,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.serializers import LinksField
-from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession
+from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession, PurchaseVoid
 from games.selectors import listed_next
-from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS
+from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS, MAX_REASON_CHARS
 from loo_ledger.fields import (
     CHIPS_UNIT,
     MONEY_UNIT,
@@ -170,8 +170,27 @@ class CorrectionSerializer(serializers.Serializer):
     changes = DealChangeSerializer(many=True, help_text="Every deal whose settlement changed.")
 
 
+class PurchaseVoidSerializer(serializers.Serializer):
+    """A purchase's void: when, why, by whom, and its place in the timeline."""
+
+    at = serializers.DateTimeField(source="created_at")
+    reason = serializers.CharField()
+    by = serializers.SerializerMethodField()
+    posting = serializers.IntegerField(help_text="The void's timeline position (posting number).")
+
+    def get_by(self, obj: PurchaseVoid) -> str | None:
+        return _username(obj.created_by)
+
+
+class PurchaseVoidCreateSerializer(KnownFieldsOnly, serializers.Serializer):
+    reason = serializers.CharField(
+        allow_blank=True, trim_whitespace=False,  # (the service refuses a blank one, naming it)
+        help_text=f"Why the purchase is voided (required; at most {MAX_REASON_CHARS:,} characters).")
+
+
 class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     created_by = serializers.SerializerMethodField()
+    void = serializers.SerializerMethodField()
     money = StrictIntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
                                unit=MONEY_UNIT,
                                help_text="Smallest currency units; default chips x chip value.")
@@ -180,11 +199,18 @@ class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
     class Meta:
         model = ChipPurchase
-        fields = ["id", "player", "chips", "money", "paid", "memo", "created_by", "created_at"]
-        read_only_fields = ["id", "created_by", "created_at"]
+        fields = ["id", "player", "chips", "money", "paid", "memo", "created_by", "created_at",
+                  "void"]
+        read_only_fields = ["id", "created_by", "created_at", "void"]
 
     def get_created_by(self, obj: ChipPurchase) -> str | None:
         return _username(obj.created_by)
+
+    @extend_schema_field(PurchaseVoidSerializer(allow_null=True))
+    def get_void(self, obj: ChipPurchase) -> dict[str, Any] | None:
+        """The purchase's void (null: it stands)."""
+        void = getattr(obj, "void", None)
+        return None if void is None else PurchaseVoidSerializer(void).data
 
 
 class PaymentSerializer(KnownFieldsOnly, serializers.ModelSerializer):
@@ -204,7 +230,7 @@ class PaymentSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
 class LedgerRowSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="Timeline position (posting number).")
-    kind = serializers.CharField(help_text="deal | purchase | end-pool | buyback")
+    kind = serializers.CharField(help_text="deal | purchase | void | end-pool | buyback")
     deal = serializers.IntegerField(allow_null=True)
     dealer = serializers.CharField(allow_null=True)
     revision = serializers.IntegerField(allow_null=True, help_text="A deal's current revision (above 1: corrected).")
@@ -218,8 +244,10 @@ class LedgerTotalsSerializer(serializers.Serializer):
     balances = serializers.DictField(child=serializers.IntegerField())
     pool = serializers.IntegerField()
     issued = serializers.IntegerField()
-    purchased = serializers.DictField(child=serializers.IntegerField(), help_text="Chips bought per player.")
-    money = serializers.DictField(child=serializers.IntegerField(), help_text="Money paid or owed per player.")
+    purchased = serializers.DictField(child=serializers.IntegerField(),
+                                      help_text="Chips bought per player (voided purchases left out).")
+    money = serializers.DictField(child=serializers.IntegerField(),
+                                  help_text="Money paid or owed per player (voided purchases left out).")
     owed = serializers.DictField(child=serializers.IntegerField(), help_text=(
         "Money still owed for chips per player, before a closing's buy-back is netted against it "
         "(the report's owed_to_banker is what a payment may still settle)."))

@@ -27,7 +27,7 @@ from games.services.engine import engine_replay, record_problem
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from games.services.ledger import ledger_statement, session_lock
 from games.services.payments import payment_record
-from games.services.sessions import purchase_record, session_create
+from games.services.sessions import purchase_record, purchase_void, session_create
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 
@@ -217,9 +217,11 @@ class SessionMoneyView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIVi
     model: type[ChipPurchase | ChipPayment]
     #: the service that records one: (session=, user=, **validated fields) -> the new row
     record: ClassVar[Callable[..., ChipPurchase | ChipPayment]]
+    #: what each row's answer reads besides the row
+    related: ClassVar[tuple[str, ...]] = ("created_by",)
 
     def select(self) -> QuerySet:
-        return self.model.objects.filter(session=self.get_session()).select_related("created_by")
+        return self.model.objects.filter(session=self.get_session()).select_related(*self.related)
 
     @idempotent
     @transaction.atomic  # the session locked and the role checked again, then the write
@@ -245,6 +247,31 @@ class PurchaseListCreateView(SessionMoneyView):
     queryset = ChipPurchase.objects.none()
     model = ChipPurchase
     record = staticmethod(purchase_record)
+    related = ("created_by", "void__created_by")
+
+
+@extend_schema(tags=["purchases"])
+class PurchaseVoidView(SessionScopedMixin, ClubScopedAPIView):
+    """Void a purchase keyed in by mistake: its chips go back to the bank, posted now."""
+
+    name = "Void a purchase"  # the browsable API's title and breadcrumb
+
+    @extend_schema(request=s.PurchaseVoidCreateSerializer,
+                   responses={201: s.PurchaseSerializer, **WRITE_ERRORS},
+                   parameters=[IDEMPOTENCY_PARAM],
+                   description="A new posting now: the player hands the purchase's chips back to "
+                   "the bank, and the purchase no longer counts as chips bought or money spent "
+                   "(nor owed); the deals since stand as they were settled. Answers with the "
+                   "purchase and its void. 409 `purchase-voided` when it was voided already, "
+                   "409 `insufficient-chips` (without credit) when the player holds fewer chips "
+                   "than it gave, 409 `session-closed`; 404 for a purchase of another session.")
+    @idempotent
+    @transaction.atomic  # the session locked and the role checked again, then the write
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        session, data = self.session_and_input(s.PurchaseVoidCreateSerializer, request)
+        void = purchase_void(session=session, purchase_id=self.kwargs["purchase_id"],
+                             user=request.user, **data)
+        return Response(s.PurchaseSerializer(void.purchase).data, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(tags=["purchases"])

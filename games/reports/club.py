@@ -9,6 +9,7 @@ from accounts.models import Club
 from games.models import GameSession
 from games.reports.csvsafe import SafeWriter
 from games.reports.gather import session_facts
+from games.reports.model import bought_figures
 from games.settlement import format_money, money_results
 
 
@@ -54,11 +55,7 @@ def club_results(club: Club, date_from: date | None, date_to: date | None) -> li
         facts = session_facts(session)
         if facts.returned is None:
             continue
-        bought = {s: 0 for s in facts.seats}
-        paid_for = {s: 0 for s in facts.seats}
-        for p in facts.purchases:
-            bought[p.player] += p.chips
-            paid_for[p.player] += p.money
+        bought, paid_for, _on_the_spot = bought_figures(facts.seats, facts.purchases)
         results = money_results(facts.seats, bought, facts.returned, facts.chip_value)
         for seat in facts.seats:
             row = table.setdefault((seat, facts.currency), PlayerResults(

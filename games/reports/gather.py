@@ -15,6 +15,7 @@ from games.reports.model import (
     Purchase,
     SessionFacts,
     SessionReport,
+    Void,
     build_report,
     default_title,
 )
@@ -41,6 +42,12 @@ def closing_history(session: GameSession) -> list[ClosingEvent]:
             for r in closings_log(session)]
 
 
+def _void(purchase: ChipPurchase, postings: list[int]) -> Void | None:
+    """The purchase's void as the report carries it (None: the purchase stands)."""
+    void = getattr(purchase, "void", None)
+    return None if void is None else Void(void.reason, bisect_left(postings, void.posting))
+
+
 def session_facts(session: GameSession) -> SessionFacts:
     """Everything the report needs about one session, in one pass over its rows."""
     deals = list(
@@ -52,8 +59,10 @@ def session_facts(session: GameSession) -> SessionFacts:
     )
     postings = [d.posting for d in deals]
     purchases = [
-        Purchase(p.player, p.chips, int(p.money), p.paid, bisect_left(postings, p.posting))
-        for p in ChipPurchase.objects.filter(session=session).order_by("posting", "id")
+        Purchase(p.player, p.chips, int(p.money), p.paid, bisect_left(postings, p.posting),
+                 _void(p, postings))
+        for p in ChipPurchase.objects.filter(session=session).select_related("void")
+        .order_by("posting", "id")
     ]
     closing = standing_closing(session)
     named = [*session.seats, *([session.banker] if session.banker else [])]  # a banker may not sit

@@ -8,7 +8,7 @@ or from an engine replay.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -25,14 +25,46 @@ from games.settlement import (
 
 
 @dataclass(frozen=True)
+class Void:
+    """A purchase's void: why, and how many deals had been recorded before it."""
+
+    reason: str
+    after_deal: int
+
+
+@dataclass(frozen=True)
 class Purchase:
-    """Chips bought from the banker; `after_deal` = how many deals had been recorded before."""
+    """Chips bought from the banker; `after_deal` = how many deals had been recorded before;
+    `void`: its void, when it was keyed in by mistake (it then counts as nothing bought)."""
 
     player: str
     chips: int
     money: int  # minor units
     paid: bool
     after_deal: int = 0
+    void: Void | None = None
+
+
+def bought_figures(seats: Sequence[str], purchases: Iterable[Purchase]
+                   ) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Per seat: the chips bought, their money and the money paid for them on the spot, from
+    the purchases that stand (a voided one counts nowhere: its chips were handed back, and any
+    money paid with them). The session report and the club's results read it."""
+    chips, money, paid = ({s: 0 for s in seats} for _ in range(3))
+    for p in purchases:
+        if p.void is None:
+            chips[p.player] += p.chips
+            money[p.player] += p.money
+            paid[p.player] += p.money if p.paid else 0
+    return chips, money, paid
+
+
+def chip_moves(purchases: Iterable[Purchase]) -> list[tuple[int, str, int]]:
+    """``(after_deal, player, chips)`` of every purchase and every void (its chips negative), in
+    the order of ``after_deal``: what lands in the players' hands between deals."""
+    moves = [(p.after_deal, p.player, p.chips) for p in purchases]
+    moves += [(p.void.after_deal, p.player, -p.chips) for p in purchases if p.void is not None]
+    return sorted(moves, key=lambda m: m[0])
 
 
 @dataclass(frozen=True)
@@ -188,6 +220,7 @@ class SessionReport:
     closing_point: bool  # the series end with a point for the close (after its pool split)
     warnings: list[str]
     totals: dict[str, int | None]  # chips_returned and the results: None while open
+    purchases: list[Purchase] = field(default_factory=list)  # every one, the voided shown so
 
     def money(self, units: int | None) -> str:
         """Minor units as the currency's decimal text ("" for unknown)."""
@@ -271,25 +304,19 @@ def build_report(facts: SessionFacts) -> SessionReport:
     seats = list(facts.seats)
     deals = [_deal_line(d, seats) for d in sorted(facts.deals, key=lambda d: d.number)]
 
-    bought = {s: 0 for s in seats}
-    bought_money = {s: 0 for s in seats}
-    paid_money = {s: 0 for s in seats}
-    for p in facts.purchases:
-        bought[p.player] += p.chips
-        bought_money[p.player] += p.money
-        paid_money[p.player] += p.money if p.paid else 0
+    bought, bought_money, paid_money = bought_figures(seats, facts.purchases)
     for player, money in facts.paid_later.items():
         paid_money[player] += money
 
-    # Chips in hand after each deal: purchases land after the deal count they name.
+    # Chips in hand after each deal: purchases (and voids) land after the deal count they name.
     chips = {s: 0 for s in seats}
-    pending = sorted(facts.purchases, key=lambda p: p.after_deal)
+    pending = chip_moves(facts.purchases)
     k = 0
 
     def buy_up_to(n: int) -> None:
         nonlocal k
-        while k < len(pending) and pending[k].after_deal <= n:
-            chips[pending[k].player] += pending[k].chips
+        while k < len(pending) and pending[k][0] <= n:
+            chips[pending[k][1]] += pending[k][2]
             k += 1
 
     buy_up_to(0)
@@ -386,5 +413,5 @@ def build_report(facts: SessionFacts) -> SessionReport:
         rules=dict(facts.rules), game_name=game_name(facts.rules), start_pool=facts.start_pool, pool_now=pool_now,
         end_pool_mode=facts.end_pool_mode, players=players, deals=deals, through_banker=through,
         transfers=transfers, chips_series=series, pool_series=pool_series, closing_point=final,
-        warnings=list(facts.warnings), totals=totals,
+        warnings=list(facts.warnings), totals=totals, purchases=list(facts.purchases),
     )

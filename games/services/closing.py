@@ -97,14 +97,10 @@ def reopen_line(*, reason: str) -> dict[str, Any]:
 
 
 def reopen_reason_problem(reason: Any) -> str | None:
-    """Why ``reason`` cannot be a reopening's (None when it can): a reopening says why (blank
-    is no reason), in at most ``limits.MAX_REASON_CHARS`` characters once stripped, as it is
-    stored. ``session_reopen`` and a session file's reopen line ask it."""
-    if isinstance(reason, str) and not reason.strip():
-        return "A reason is required: say why the session is reopened."
-    problem = limits.text_problem(reason.strip() if isinstance(reason, str) else reason,
-                                  limits.MAX_REASON_CHARS, "reason")
-    return f"The reopening's {problem}." if problem else None
+    """Why ``reason`` cannot be a reopening's (None when it can): a reopening says why
+    (``limits.required_reason_problem``). ``session_reopen`` and a session file's reopen line
+    ask it."""
+    return limits.required_reason_problem(reason, "The reopening's", "the session is reopened")
 
 
 def final_deal_missing(mode: str, pool: int, last: tuple[int, bool] | None) -> Problem | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games.models import Deal, DealRevision, GameSession, Violation
+from games.models import Deal, DealRevision, GameSession, PurchaseVoid, Violation
 from games.rules.version import RECORD_FORMAT
 from games.selectors import NextDeal, session_next
 from games.services import limits
@@ -238,12 +238,16 @@ def stored_record(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _refused(number: int, errors: list[dict[str, Any]]) -> Problem:
+    """409 ``correction-refused``: correcting deal ``number`` would make a later deal (the
+    first error's ``deal``) or a later purchase's void (its ``purchase``) impossible."""
     first = errors[0]
+    what = f"deal {first['deal']}" if "deal" in first else f"the void of purchase {first['purchase']}"
     return Problem(
         409, "Correction refused",
-        detail=f"Correcting deal {number} would make deal {first['deal']} impossible: "
+        detail=f"Correcting deal {number} would make {what} impossible: "
         f"{first['message'].rstrip('.')}. Nothing was changed.",
-        errors=errors, code="correction-refused", deal=first["deal"],
+        errors=errors, code="correction-refused",
+        **({"deal": first["deal"]} if "deal" in first else {"purchase": first["purchase"]}),
     )
 
 
@@ -321,16 +325,21 @@ def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) ->
     """Walk the session's timeline with the new verdicts; refuse if anyone goes below zero.
 
     Every deal from the corrected one on is checked, re-settled or not: a deal the correction
-    does not reach keeps its figures, but what its players hold when it comes may be less."""
+    does not reach keeps its figures, but what its players hold when it comes may be less. So
+    is every purchase's void after it, which takes its chips back where it was posted."""
     if locked.allow_credit:
         return
     replaced = {s.deal.number: s.verdict["settlement"]["deltas"] for s in steps}
     seats = set(locked.seats)
+    voids = dict(PurchaseVoid.objects.filter(purchase__session=locked)
+                 .values_list("posting", "purchase_id"))
     running: dict[str, int] = {}
+    reached = False
     for row in ledger_timeline(locked):
         changes = row.changes
-        if row.kind == "deal" and row.deal is not None and row.deal >= number:
-            deltas = replaced.get(row.deal)
+        reached = reached or (row.kind == "deal" and row.deal is not None and row.deal >= number)
+        if row.kind == "deal" and reached:
+            deltas = replaced.get(row.deal)  # type: ignore[arg-type]
             if deltas is None:
                 deltas = {account: chips for account, chips in changes.items() if account in seats}
             else:
@@ -338,6 +347,11 @@ def _check_credit_after(locked: GameSession, steps: list[_Step], number: int) ->
             errors = credit_errors(running, deltas, deal=row.deal, advice=NO_BUY_BACK_THEN)
             if errors:
                 raise _refused(number, errors)
+        elif row.position in voids and reached:
+            taken = {account: chips for account, chips in changes.items() if account in seats}
+            errors = credit_errors(running, taken, advice="the void came after that deal")
+            if errors:
+                raise _refused(number, [{**e, "purchase": voids[row.position]} for e in errors])
         for account, chips in changes.items():
             running[account] = running.get(account, 0) + chips
 

@@ -197,7 +197,7 @@ class TimelineRow:
     """One step of the session: a deal (its current revision), a purchase, or another posting."""
 
     position: int
-    kind: str  # "deal" | "purchase" | "end-pool" | "buyback" | ...
+    kind: str  # "deal" | "purchase" | "void" | "end-pool" | "buyback" | ...
     deal: int | None = None
     dealer: str | None = None
     revision: int | None = None  # a deal's current revision: above 1, it was corrected
@@ -277,7 +277,7 @@ def ledger_check(session: GameSession) -> list[str]:
     """Every break of the ledger's invariants for one session (empty list: all is well).
 
     Checks: seq runs 1..n with an unbroken digest chain; every posting sums to zero; the bank
-    has issued exactly the chips purchased (less any bought back), so players + pool = issued;
+    has issued exactly the chips purchased and not voided (less any bought back), so players + pool = issued;
     the pool never goes below zero; and after every deal the ledger agrees with the deal's
     current verdict (each player's change and the pool).
     """
@@ -297,7 +297,7 @@ def ledger_check(session: GameSession) -> list[str]:
     problems += [f"posting {p} sums to {total}, not 0" for p, total in sorted(postings.items()) if total]
 
     balances = ledger_balances(session)
-    purchased = ChipPurchase.objects.filter(session=session).aggregate(s=Sum("chips"))["s"] or 0
+    purchased = standing_purchases(session).aggregate(s=Sum("chips"))["s"] or 0
     bought_back = -(
         LedgerEntry.objects.filter(session=session, kind=Kind.BUYBACK, account=BANK)
         .aggregate(s=Sum("chips"))["s"] or 0
@@ -335,6 +335,13 @@ def ledger_check(session: GameSession) -> list[str]:
     return problems
 
 
+def standing_purchases(session: GameSession) -> QuerySet[ChipPurchase]:
+    """The session's purchases that stand: every one not voided. A voided purchase counts
+    nowhere as chips bought or money spent (its void handed the chips back, and any money paid
+    on the spot with them); the ledger check, the statement and what is owed read this."""
+    return ChipPurchase.objects.filter(session=session, void__isnull=True)
+
+
 def paid_later(session: GameSession) -> dict[str, int]:
     """Seat -> money paid after the fact (payments less refunds)."""
     rows = (ChipPayment.objects.filter(session=session).values("player")
@@ -343,10 +350,10 @@ def paid_later(session: GameSession) -> dict[str, int]:
 
 
 def money_owed(session: GameSession, *, paid: Mapping[str, int] | None = None) -> dict[str, int]:
-    """Seat -> money still owed for chips: purchases on credit less what was paid later
-    (``paid``: the caller's ``paid_later(session)``, when it has it already)."""
+    """Seat -> money still owed for chips: purchases on credit, not voided, less what was paid
+    later (``paid``: the caller's ``paid_later(session)``, when it has it already)."""
     owed = {seat: 0 for seat in session.seats}
-    for player, money in ChipPurchase.objects.filter(session=session, paid=False).values_list(
+    for player, money in standing_purchases(session).filter(paid=False).values_list(
             "player", "money"):
         owed[player] = owed.get(player, 0) + int(money)
     for player, money in (paid_later(session) if paid is None else paid).items():
@@ -360,7 +367,7 @@ def ledger_statement(session: GameSession) -> dict[str, Any]:
     balances = ledger_balances(session)
     purchased: dict[str, int] = {seat: 0 for seat in session.seats}
     money: dict[str, int] = {seat: 0 for seat in session.seats}
-    for p in ChipPurchase.objects.filter(session=session):
+    for p in standing_purchases(session):
         purchased[p.player] = purchased.get(p.player, 0) + p.chips
         money[p.player] = money.get(p.player, 0) + p.money
     owed = {s: max(units, 0) for s, units in money_owed(session).items()}  # 0, not a credit

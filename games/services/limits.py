@@ -95,6 +95,18 @@ def text_problem(value: Any, most: int, what: str) -> str | None:
     return None
 
 
+def required_reason_problem(reason: Any, whose: str, why: str) -> str | None:
+    """Why ``reason`` cannot be the reason an act must give (None when it can): some text (blank
+    is no reason), in at most ``MAX_REASON_CHARS`` characters once stripped, as it is stored.
+    ``whose`` names the act ("The reopening's"), ``why`` what the reason says ("the session is
+    reopened"). A reopening and a purchase's void ask it, and so do their session-file lines."""
+    if isinstance(reason, str) and not reason.strip():
+        return f"A reason is required: say why {why}."
+    problem = text_problem(reason.strip() if isinstance(reason, str) else reason,
+                           MAX_REASON_CHARS, "reason")
+    return f"{whose} {problem}." if problem else None
+
+
 def record_too_large(number: int, size: int) -> Problem:
     """400: deal ``number``'s record takes ``size`` bytes, more than ``MAX_RECORD_BYTES``."""
     message = (f"Deal {number}'s record is {size:,} bytes as a session file writes it (its pool "

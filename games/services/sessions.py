@@ -9,11 +9,11 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import RESERVED_HANDLES, Club, Member
-from games.models import BANK, ChipPurchase, GameSession, LedgerEntry
+from games.models import BANK, ChipPurchase, GameSession, LedgerEntry, PurchaseVoid
 from games.rules.session import SESSION_FORMAT
 from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
-from games.services.ledger import ledger_post, next_posting, session_lock
+from games.services.ledger import ledger_balances, ledger_post, next_posting, session_lock
 from games.services.limits import MAX_CHIPS, MAX_MONEY
 from loo_ledger.fields import CHIPS_UNIT, MONEY_UNIT, is_whole, whole_number_message
 from loo_ledger.problems import Problem
@@ -53,6 +53,13 @@ def purchase_line(*, player: str, chips: int, money: int, paid: bool, memo: str)
     """A chip purchase's line in the session file, which the import reads back as a purchase."""
     return {"purchase": {"player": player, "chips": chips, "money": money, "paid": paid,
                          "memo": memo}}
+
+
+def void_line(*, purchase: int, reason: str) -> dict[str, Any]:
+    """A purchase's void in the session file: ``purchase`` is the voided purchase's place
+    (from 1) among the session's purchases in posting order, the header's buy-ins first (in
+    seat order) and then the purchase lines; the import voids that purchase there."""
+    return {"void": {"purchase": purchase, "reason": reason}}
 
 
 def price_problem(chips: int, money: Any, chip_value: int) -> str | None:
@@ -238,3 +245,67 @@ def purchase_record(
         memo=f"{player} buys {chips} for {money}{'' if paid else ' (owed)'}",
     )
     return purchase
+
+
+def void_reason_problem(reason: Any) -> str | None:
+    """Why ``reason`` cannot be a void's (None when it can): a void says why
+    (``limits.required_reason_problem``). ``purchase_void`` and a session file's void line
+    ask it."""
+    return limits.required_reason_problem(reason, "The void's", "the purchase is voided")
+
+
+def void_chips_problem(player: str, held: int, chips: int) -> dict[str, Any] | None:
+    """Why a void cannot take ``chips`` back from ``player``, who holds ``held``, in a session
+    without credit (None when it can): it would take them below zero, as a deal may not.
+    ``purchase_void`` and a session file's void line ask it."""
+    if held >= chips:
+        return None
+    return {"field": "purchase", "player": player, "holds": held, "takes": chips,
+            "message": f"{player} holds {held} chips and the void takes back {chips}: without "
+                       "credit a void may not take a player below zero."}
+
+
+def voided_already(purchase: ChipPurchase, void: PurchaseVoid) -> Problem:
+    """409 ``purchase-voided``: a purchase is voided once."""
+    return Problem(409, "Purchase voided already", code="purchase-voided", purchase=purchase.pk,
+                   detail=f"Purchase {purchase.pk} ({purchase.player}, {purchase.chips} chips) "
+                          f"was voided already (posting {void.posting}: {void.reason}).")
+
+
+@transaction.atomic
+def purchase_void(*, session: GameSession, purchase_id: int, reason: str,
+                  user: Any = None) -> PurchaseVoid:
+    """Void purchase ``purchase_id`` of an open session, keyed in by mistake, posted now: the
+    player hands its chips back to the bank in a new posting (kind ``void``), and the purchase
+    no longer counts as chips bought or money spent (nor owed). The deals between the purchase
+    and its void stand as they were settled.
+
+    Refused: a blank reason or one past ``limits.MAX_REASON_CHARS`` (400), a closed session
+    (409 ``session-closed``), no such purchase in this session (404), a purchase voided already
+    (409 ``purchase-voided``), and without credit a player holding fewer chips than the
+    purchase gave (409 ``insufficient-chips``)."""
+    if (problem := void_reason_problem(reason)) is not None:
+        raise invalid([{"field": "reason", "message": problem}])
+    locked = session_lock(session)
+    require_open(locked)
+    purchase = (ChipPurchase.objects.filter(session=locked, pk=purchase_id)
+                .select_related("void").first())
+    if purchase is None:
+        raise Problem(404, detail=f"No purchase {purchase_id} in session {locked.pk}.",
+                      code="not-found")
+    if hasattr(purchase, "void"):
+        raise voided_already(purchase, purchase.void)
+    if not locked.allow_credit:
+        held = ledger_balances(locked).get(purchase.player, 0)
+        if (problem := void_chips_problem(purchase.player, held, purchase.chips)) is not None:
+            raise Problem(409, "Not enough chips", detail=problem["message"], errors=[problem],
+                          code="insufficient-chips", purchase=purchase.pk)
+    void = PurchaseVoid.objects.create(
+        purchase=purchase, posting=next_posting(locked), reason=reason.strip(),
+        created_by=user if getattr(user, "is_authenticated", False) else None)
+    ledger_post(
+        session=locked, kind=LedgerEntry.Kind.VOID,
+        lines=[(purchase.player, -purchase.chips), (BANK, purchase.chips)],
+        purchase=purchase, posting=void.posting,
+        memo=f"voids purchase {purchase.pk}: {purchase.player} hands back {purchase.chips}")
+    return void
