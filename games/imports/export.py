@@ -1,13 +1,15 @@
 """A stored session written back as a session file (deal-record.md, "Many deals at once").
 
 The file is the session as it stands, with its closings in the order they came: each deal's
-current record and every chip purchase, in the order they were posted, a close line where the
+current record and every chip purchase and purchase's void, in the order they were posted,
+a close line where the
 session was closed and a reopen line where it was reopened, and every payment toward chips
 bought on credit, in the order recorded, among them where it was recorded (before a close
 line, between it and its reopen line, after it). So importing it (``POST imports/``) rebuilds
 the same chips, pool, deals, closings and money paid and owed, and ``python -m games.rules
 replay`` replays it. What a session file cannot hold stays out: revisions and their reasons.
-One line a deal, a purchase, a payment, a close and a reopen, each no larger than a session
+One line a deal, a purchase, a void, a payment, a close and a reopen, each no larger than a
+session
 holds (``games.services.limits``), so the file is one the import reads: no more lines, no more
 bytes.
 """
@@ -23,11 +25,12 @@ from games.services.closing import close_line, reopen_line
 from games.services.deals import stored_record
 from games.services.limits import session_line
 from games.services.payments import payment_line
-from games.services.sessions import purchase_line, session_header
+from games.services.sessions import purchase_line, session_header, void_line
 
 
 def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
-    """Header, then deal records and purchase lines in posting order, each closing's close line
+    """Header, then deal records, purchase lines and void lines in posting order (a void line
+    names its purchase by its place among the purchase lines, from 1), each closing's close line
     after the deals and purchases made before it and its reopening's reopen line, and the
     payment lines, each before the first close or reopen made after it.
 
@@ -41,11 +44,16 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
     deals = [(d.posting, 1, d.created_at, stored_record(d.current.record))
              for d in Deal.objects.filter(session=session, current__isnull=False)
              .select_related("current")]
+    bought = list(ChipPurchase.objects.filter(session=session).select_related("void")
+                  .order_by("posting", "id"))
     purchases = [(p.posting, 0, p.created_at,
                   purchase_line(player=p.player, chips=p.chips, money=p.money, paid=p.paid,
                                 memo=p.memo))
-                 for p in ChipPurchase.objects.filter(session=session)]
-    postings = deque(sorted(deals + purchases, key=lambda x: (x[0], x[1])))
+                 for p in bought]
+    voids = [(p.void.posting, 0, p.void.created_at,
+              void_line(purchase=place, reason=p.void.reason))
+             for place, p in enumerate(bought, start=1) if hasattr(p, "void")]
+    postings = deque(sorted(deals + purchases + voids, key=lambda x: (x[0], x[1])))
     payments = deque(ChipPayment.objects.filter(session=session).order_by("pk"))
     for event in closings_log(session):
         if event.action == SessionClosing.Action.CLOSE:

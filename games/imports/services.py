@@ -13,7 +13,12 @@ file), and the payment lines after it are checked as the payments endpoint check
 session is closed (at most what the closing left owing; a refund only by an owner). A line
 `{"reopen": {"reason": "..."}}` after it reopens the session with the reopening service, and
 deals, purchases and payments go on as before the close, up to the next close line. Between a
-close line and its reopen line only payments come. Blank lines are skipped; line numbers count
+close line and its reopen line only payments come. A line
+`{"void": {"purchase": 3, "reason": "keyed twice"}}` voids a purchase keyed in by mistake
+there (``purchase_void``): the third of the session's purchases in posting order, the
+header's buy-ins first (in seat order, as the session records them) and then the purchase
+lines; it must name a purchase made before it, not voided already, and without credit the
+player must hold the chips it takes back. Blank lines are skipped; line numbers count
 from 1. A file holds at most what a session does (``games.services.limits``: as many deals,
 purchases, payments and reopenings, each line no larger, in no more bytes): what the export
 writes of any stored session imports back.
@@ -43,7 +48,7 @@ from django.utils import timezone
 
 from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
-from games.models import GameSession
+from games.models import ChipPurchase, GameSession
 from games.rules.session import SERVICE_LINES, SESSION_FORMAT
 from games.selectors import NextDeal
 from games.services import limits
@@ -70,8 +75,11 @@ from games.services.sessions import (
     CLUB_BANKER,
     purchase_problems,
     purchase_record,
+    purchase_void,
     reserved_seat_problem,
     session_create,
+    void_chips_problem,
+    void_reason_problem,
 )
 from games.settlement import eldest_after
 from loo_ledger.fields import is_whole
@@ -92,11 +100,11 @@ Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 @dataclass
 class Line:
-    """One meaningful line of the file: a deal record, a purchase, a payment, a close or a
-    reopen."""
+    """One meaningful line of the file: a deal record, a purchase, a purchase's void, a
+    payment, a close or a reopen."""
 
     number: int  # line number in the file, from 1
-    # "deal" | "purchase" | "payment" | "close" | "reopen" | "unreadable" (taken for a deal)
+    # "deal" | "purchase" | "void" | "payment" | "close" | "reopen" | "unreadable" (taken for a deal)
     # | "bad" (not a deal)
     kind: str
     data: dict[str, Any]
@@ -280,6 +288,8 @@ def parse_session_file(text: str) -> SessionFile:
         if problem is None and not_a_deal and extra in ("close", "reopen") \
                 and not isinstance(data[extra], dict):
             problem = f'a {extra} line is {{"{extra}": {{"reason": text}}}}'
+        if problem is None and not_a_deal and extra == "void" and not isinstance(data[extra], dict):
+            problem = 'a void line is {"void": {"purchase": its place from 1, "reason": text}}'
         if problem:
             if header is None:
                 header, sf.header_unreadable = {}, True
@@ -291,7 +301,7 @@ def parse_session_file(text: str) -> SessionFile:
                 raise ImportRefused(sf.errors)
         elif header is None:
             header = data
-        elif extra is not None:  # a purchase, a payment, a close or a reopen
+        elif extra is not None:  # a purchase, a void, a payment, a close or a reopen
             sf.lines.append(Line(number, extra, data[extra] if isinstance(data[extra], dict) else {}))
         else:
             sf.lines.append(Line(number, "deal", data))
@@ -299,7 +309,8 @@ def parse_session_file(text: str) -> SessionFile:
             raise ImportRefused([_err(number, f"more than {most_lines:,} lines after the "
                                       f"header: a session holds at most "
                                       f"{limits.MAX_DEALS:,} deals, {limits.MAX_PURCHASES:,} "
-                                      f"purchases, {limits.MAX_PAYMENTS:,} payments and "
+                                      f"purchases and as many voids, "
+                                      f"{limits.MAX_PAYMENTS:,} payments and "
                                       f"{limits.MAX_REOPENS:,} reopenings, a close line before "
                                       "each and one more; split the file")])
     if header is None:
@@ -310,7 +321,7 @@ def parse_session_file(text: str) -> SessionFile:
 
 
 def _refuse_past_limits(sf: SessionFile) -> None:
-    """Refuse a file with more deals, purchases, payments or reopenings than a session holds
+    """Refuse a file with more deals, purchases, voids, payments or reopenings than a session holds
     (``limits``), naming the first line past the cap. The header's buy-ins are purchases too,
     made before any line."""
     buy_ins = sf.header.get("buy_ins")
@@ -321,6 +332,8 @@ def _refuse_past_limits(sf: SessionFile) -> None:
         ([1] * opening + [x.number for x in sf.lines if x.kind == "purchase"],
          limits.MAX_PURCHASES, ("purchase {n:,}: a session holds at most {most:,} purchases "
                                 "(the header's buy-ins among them); split the file")),
+        ([x.number for x in sf.lines if x.kind == "void"], limits.MAX_PURCHASES,
+         "void {n:,}: a session holds at most {most:,} purchases, each voided once at most"),
         ([x.number for x in sf.lines if x.kind == "payment"], limits.MAX_PAYMENTS,
          "payment {n:,}: a session holds at most {most:,} payments; split the file"),
         ([x.number for x in sf.lines if x.kind == "reopen"], limits.MAX_REOPENS,
@@ -397,6 +410,9 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     held = {s: 0 for s in seats}
     for s, n in (h.get("buy_ins") or {}).items():
         held[s] = held.get(s, 0) + n
+    # the purchases so far, in posting order, as a void line names them: the header's buy-ins
+    # (in seat order, as session_create records them), then each purchase line
+    bought = Bought([(s, h["buy_ins"][s], True) for s in seats if (h.get("buy_ins") or {}).get(s)])
     owed = {s: 0 for s in seats}  # money owed for chips bought on credit (buy-ins are paid)
     paid = {s: 0 for s in seats}  # money paid later, as the payment lines so far say
     banker = h.get("banker")
@@ -429,7 +445,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             closed = None
             continue
         if closed is not None and line.kind != "payment":
-            what = "a purchase" if line.kind == "purchase" else "a deal"
+            what = {"purchase": "a purchase", "void": "a void"}.get(line.kind, "a deal")
             errors.append(_err(line.number, f"{what} after the close line (line {closed.line}): "
                                             "a closed session takes none, so only payments "
                                             "come between a close line and the reopen line "
@@ -443,10 +459,16 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             errors += [_err(line.number, e["message"], player=who, field=e["field"])
                        for e in problems]
             if any(e["field"] in ("player", "chips") for e in problems):
+                bought.lines.append(None)  # a purchase all the same: it takes its place
                 continue  # no chips to count
+            bought.lines.append((p["player"], p["chips"], p.get("paid") is not False))
             held[p["player"]] += p["chips"]
             if p.get("paid") is False:  # as the purchase will be stored
                 owed[p["player"]] += p["chips"] * table.chip_value
+            continue
+        if line.kind == "void":
+            _check_void(line, bought, held, owed, table.chip_value, errors,
+                        bool(h.get("allow_credit")))
             continue
         if line.kind == "payment":
             _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
@@ -607,6 +629,46 @@ def _check_payment(line: Line, seats: list[str], banker: str | None, owed: dict[
     paid[player] += money
 
 
+@dataclass
+class Bought:
+    """The purchases a void line may name, in posting order: ``(player, chips, paid)`` each,
+    None for a purchase line too bad to count; and where each voided one was voided."""
+
+    lines: list[tuple[str, int, bool] | None]
+    voided: dict[int, int] = field(default_factory=dict)  # place -> the void's line
+
+
+def _check_void(line: Line, bought: Bought, held: dict[str, int], owed: dict[str, int],
+                chip_value: int, errors: list[dict[str, Any]], allow_credit: bool) -> None:
+    """A void line, as ``purchase_void`` takes it: a reason, a purchase made before it (its
+    place from 1 among ``bought``) not voided already, and without credit the player holding
+    the chips it takes back; ``held`` and ``owed`` follow it when it is good."""
+    place, reason = line.data.get("purchase"), line.data.get("reason", "")
+    if (problem := void_reason_problem(reason)) is not None:
+        errors.append(_err(line.number, problem, field="reason"))
+    if not is_whole(place) or not 1 <= place <= len(bought.lines):
+        errors.append(_err(line.number, (
+            f"a void names the purchase it voids by its place among the session's purchases "
+            f"before it, from 1 (the header's buy-ins first): there are {len(bought.lines)}, "
+            f"so {place!r} names none"), field="purchase"))
+        return
+    if place in bought.voided:
+        errors.append(_err(line.number, f"purchase {place} was voided already (line "
+                                        f"{bought.voided[place]}): a purchase is voided once",
+                           field="purchase"))
+        return
+    bought.voided[place] = line.number
+    purchase = bought.lines[place - 1]
+    if purchase is None:
+        return  # that purchase line's own error is listed
+    player, chips, paid = purchase
+    if not allow_credit and (problem := void_chips_problem(player, held[player], chips)):
+        errors.append(_err(line.number, problem["message"], player=player, field="purchase"))
+    held[player] -= chips
+    if not paid:
+        owed[player] -= chips * chip_value
+
+
 def _check_reopen(line: Line, closed: Closed | None, errors: list[dict[str, Any]]) -> None:
     """A reopen line, as the reopening takes it (``session_reopen``): the session closed (by a
     close line before it, not reopened since) and a reason within bounds."""
@@ -671,8 +733,8 @@ def _refused_at(line: int, exc: Problem) -> ImportRefused:
 def store_session_file(club: Club, sf: SessionFile, user: Any = None,
                        progress: Progress | None = None, hold: Callable[[int], None] | None = None,
                        ) -> GameSession:
-    """Create the session and record every purchase, deal and payment, close it at each close
-    line and reopen it at each reopen line (the caller holds the transaction)."""
+    """Create the session and record every purchase, void, deal and payment, close it at each
+    close line and reopen it at each reopen line (the caller holds the transaction)."""
     h = sf.header
     try:
         session = session_create(
@@ -687,13 +749,20 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     number, total = 0, sf.deals
     reopened = sf.reopened_closes
     closed_at: int | None = None  # the close line the session stands closed by
+    # the purchases in posting order, as a void line names them (the buy-ins first)
+    placed = list(ChipPurchase.objects.filter(session=session).order_by("posting", "id")
+                  .values_list("pk", flat=True))
     for line in sf.lines:
         try:
             if line.kind == "purchase":
                 p = line.data
-                purchase_record(session=session, player=p["player"], chips=p["chips"],
-                                money=p.get("money"), paid=p.get("paid", True),
-                                memo=_memo(line), user=user)
+                placed.append(purchase_record(
+                    session=session, player=p["player"], chips=p["chips"], money=p.get("money"),
+                    paid=p.get("paid", True), memo=_memo(line), user=user).pk)
+                continue
+            if line.kind == "void":
+                purchase_void(session=session, purchase_id=placed[line.data["purchase"] - 1],
+                              reason=line.data.get("reason", ""), user=user)
                 continue
             if line.kind == "payment":
                 p = line.data

@@ -7,7 +7,8 @@ chips between a player and the banker, not the pool, a ``{"payment": ...}`` line
 later for chips bought on credit) moves no chip at all, a ``{"close": ...}`` line (the
 service closed the session there: the end pool shared out, the chips bought back) and a
 ``{"reopen": ...}`` line (the service reopened it: the closing reversed, the pool as the last
-deal left it) come between deals, so the replay passes over all four.
+deal left it) and a ``{"void": ...}`` line (a purchase keyed in by mistake, its chips handed
+back to the banker) come between deals, so the replay passes over all five.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .record import replay
 SESSION_FORMAT = "loo-session/1"
 #: the service's lines beside the deals (its extensions of the session file), each an object
 #: under its one key: the replay passes over them
-SERVICE_LINES = ("purchase", "payment", "close", "reopen")
+SERVICE_LINES = ("purchase", "payment", "close", "reopen", "void")
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -65,8 +66,8 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             first, redeal, sits_out = True, False, []
             continue
         if any(key in data for key in SERVICE_LINES):
-            continue  # chips bought from the banker, money paid him, a closing and its
-            # reopening (which gives the pool back): nothing deals are judged on
+            continue  # chips bought from the banker (or a purchase voided), money paid him, a
+            # closing and its reopening (which gives the pool back): nothing deals are judged on
         number += 1
         record = dict(data)
         record.setdefault("seats", seats)

@@ -3,7 +3,7 @@ large each may be.
 
 The caps keep one session (its import, ledger and report) from being made large enough to tie up
 a worker, and they agree with the session file: the export (``games.imports.export``) writes
-one line a deal, one a purchase and one a payment after the header, and one a close and one a
+one line a deal, one a purchase, one a purchase's void and one a payment after the header, and one a close and one a
 reopen of the session's closings (at most ``MAX_REOPENS`` reopenings, so one close more), and
 the import reads at most :func:`session_file_lines` of them and at most :func:`max_file_bytes`
 bytes, a cap computed from the bounds here: the largest file those lines can make
@@ -119,9 +119,9 @@ def record_too_large(number: int, size: int) -> Problem:
 
 def session_file_lines() -> int:
     """The most lines a session file holds after its header: a full session's deals,
-    purchases and payments, one line each, and its closings: a close line, and a reopen and a
-    close line for each reopening."""
-    return MAX_DEALS + MAX_PURCHASES + MAX_PAYMENTS + 2 * MAX_REOPENS + 1
+    purchases, voids (one a purchase at most) and payments, one line each, and its closings: a
+    close line, and a reopen and a close line for each reopening."""
+    return MAX_DEALS + 2 * MAX_PURCHASES + MAX_PAYMENTS + 2 * MAX_REOPENS + 1
 
 
 def purchase_line_bytes() -> int:
@@ -133,6 +133,14 @@ def purchase_line_bytes() -> int:
     player = ChipPurchase._meta.get_field("player").max_length or 0
     return line_bytes(purchase_line(player="\x01" * player, chips=MAX_CHIPS, money=MAX_MONEY,
                                     paid=False, memo="\x01" * MAX_MEMO_CHARS))
+
+
+def void_line_bytes() -> int:
+    """The most bytes a void's line takes: the last purchase's place and the longest reason,
+    every character one JSON writes as six bytes."""
+    from games.services.sessions import void_line
+
+    return line_bytes(void_line(purchase=MAX_PURCHASES, reason="\x01" * MAX_REASON_CHARS))
 
 
 def payment_line_bytes() -> int:
@@ -164,10 +172,11 @@ def reopen_line_bytes() -> int:
 
 def session_file_bytes() -> int:
     """The largest session file the export writes of a session within these bounds: the header
-    and every deal, purchase and payment at its largest, and the most close and reopen lines,
-    a newline after each line."""
+    and every deal, purchase (each voided) and payment at its largest, and the most close and
+    reopen lines, a newline after each line."""
     return (MAX_HEADER_BYTES + 1 + MAX_DEALS * (MAX_RECORD_BYTES + 1)
             + MAX_PURCHASES * (purchase_line_bytes() + 1)
+            + MAX_PURCHASES * (void_line_bytes() + 1)
             + MAX_PAYMENTS * (payment_line_bytes() + 1)
             + (MAX_REOPENS + 1) * (close_line_bytes() + 1)
             + MAX_REOPENS * (reopen_line_bytes() + 1))

@@ -3,7 +3,7 @@
 
 The machine opens a session at a random preset or house variant (``end_pool: "final-deal"``
 among them) and table (credit on or off, the club or a member banking) and then, in any order:
-buys chips, records the next legal deal (the simulator's, dealt by and into what the session
+buys chips, voids a purchase, records the next legal deal (the simulator's, dealt by and into what the session
 expects), an irregular one (a play swapped, two plays of a trick swapped, a pre-play
 irregularity, a card played twice), a final deal, or one the session does not expect; corrects an
 earlier deal (with another legal deal, an irregular one, one that changes the pool, a final deal,
@@ -12,7 +12,8 @@ the very record it holds, or one that disagrees with the session); closes, reope
 the session and imports it back. It keeps its own model, the records it had accepted
 and the purchases in play order, and from it predicts, with the engine alone, every refusal: a
 player short of chips with credit off (then it buys what the refusal names and records the deal
-again), a deal after the final deal, a correction that would leave a later deal impossible (its
+again), a purchase's void that would take a player below zero with credit off, that voids a
+purchase twice or has no reason, a deal after the final deal, a correction that would leave a later deal impossible (its
 dealer, its record, its pool, a player below zero) or change nothing, a write to a closed session,
 a close without its final deal, a payment above the debt, a 21st reopening. The service layer takes no
 ``Idempotency-Key`` (the views do: tests/api/test_idempotency.py), so no write is sent twice here.
@@ -61,6 +62,7 @@ from games.models import (
     DealRevision,
     GameSession,
     LedgerEntry,
+    PurchaseVoid,
     SessionClosing,
 )
 from games.rules import PRESETS, RecordError, RuleError, RuleSet, replay
@@ -180,8 +182,14 @@ class Model:
     chip_value: int
     banker: str | None
     records: list[dict[str, Any]] = field(default_factory=list)
-    #: (deals recorded before it, player, chips, paid)
+    #: (deals recorded before it, player, chips, paid), in posting order (the buy-ins first,
+    #: in seat order, as the session records them)
     purchases: list[tuple[int, str, int, bool]] = field(default_factory=list)
+    #: the places in ``purchases`` of the voided ones
+    voided: set[int] = field(default_factory=set)
+    #: (deals recorded before it, player, chips) of every purchase and every void (its chips
+    #: negative), in the order made: what lands in the players' hands between deals
+    moves: list[tuple[int, str, int]] = field(default_factory=list)
     paid_later: dict[str, int] = field(default_factory=dict)
     closed: bool = False
     returned: dict[str, int] = field(default_factory=dict)  # the standing closing's buy-back
@@ -210,28 +218,34 @@ class Model:
     def final_played(self) -> bool:
         return bool(self.records) and played_final(self.records[-1], self.verdicts()[-1])
 
-    def short_of_chips(self, verdicts: Sequence[Mapping[str, Any]]) -> list[tuple[int, str, int, int]]:
-        """(deal, player, holds, owes) wherever these verdicts, in play order with the purchases,
-        take a player below zero (nothing when credit is allowed)."""
+    def short_of_chips(self, verdicts: Sequence[Mapping[str, Any]], *, voids: bool = False,
+                       ) -> list[tuple[int, str, int, int]]:
+        """(deal, player, holds, owes) wherever these verdicts, in play order with the purchases
+        and voids, take a player below zero (nothing when credit is allowed); ``voids``: the
+        voids that would, instead (deal: the deals recorded before the void)."""
         if self.allow_credit:
             return []
         held = dict.fromkeys(self.seats, 0)
-        short = []
+        short, short_voids = [], []
         for n in range(len(verdicts) + 1):
             if n:
                 for player, delta in verdicts[n - 1]["settlement"]["deltas"].items():
                     if delta < 0 and held[player] + delta < 0:
                         short.append((n, player, held[player], -delta))
                     held[player] += delta
-            for after, player, chips, _paid in self.purchases:
+            for after, player, chips in self.moves:
                 if after == n:
+                    if held[player] + chips < 0:
+                        short_voids.append((n, player, held[player], -chips))
                     held[player] += chips
-        return short
+        return short_voids if voids else short
 
     def bought(self) -> dict[str, int]:
+        """Chips bought per seat: the purchases that stand (a voided one counts nowhere)."""
         out = dict.fromkeys(self.seats, 0)
-        for _after, player, chips, _paid in self.purchases:
-            out[player] += chips
+        for i, (_after, player, chips, _paid) in enumerate(self.purchases):
+            if i not in self.voided:
+                out[player] += chips
         return out
 
     def balances(self) -> dict[str, int]:
@@ -248,7 +262,8 @@ class Model:
         """Money the player still hands the banker, as the payments service must accept it."""
         if player == self.banker:
             return 0
-        debt = sum(chips for _a, p, chips, paid in self.purchases if p == player and not paid)
+        debt = sum(chips for i, (_a, p, chips, paid) in enumerate(self.purchases)
+                   if p == player and not paid and i not in self.voided)
         debt = debt * self.chip_value - self.paid_later.get(player, 0)
         if self.closed:
             return max(debt - self.returned.get(player, 0) * self.chip_value, 0)
@@ -267,6 +282,7 @@ def snapshot(session: GameSession) -> tuple[Any, ...]:
              .values_list("number", "posting", "current_id")),
         list(DealRevision.objects.filter(deal__session=session).order_by("pk").values_list("pk")),
         list(ChipPurchase.objects.filter(session=session).order_by("pk").values_list("pk")),
+        list(PurchaseVoid.objects.filter(purchase__session=session).order_by("pk").values_list("pk")),
         list(ChipPayment.objects.filter(session=session).order_by("pk").values_list("pk")),
         list(SessionClosing.objects.filter(session=session).order_by("pk").values_list("pk")),
     )
@@ -459,6 +475,32 @@ class SessionMachine(RuleBasedStateMachine):
                                                       chips=chips, paid=paid, user=self.owner))
         if why_not is None:
             m.purchases.append((len(m.records), player, chips, paid))
+            m.moves.append((len(m.records), player, chips))
+
+    def void(self, place: int, reason: str) -> None:
+        """Void the purchase at ``place`` (in posting order, as the model keeps them)."""
+        from games.services.sessions import purchase_void
+
+        m = self.model
+        assert m is not None and self.session is not None
+        _after, player, chips, _paid = m.purchases[place]
+        if not reason.strip():
+            why_not = Impossible(400, "validation-error", "no reason")
+        elif m.closed:
+            why_not = Impossible(409, "session-closed", "closed")
+        elif place in m.voided:
+            why_not = Impossible(409, "purchase-voided", "voided already")
+        elif not m.allow_credit and m.balances()[player] < chips:
+            why_not = Impossible(409, "insufficient-chips", f"{player} holds too few")
+        else:
+            why_not = None
+        pk = ChipPurchase.objects.filter(session=self.session).order_by("posting", "id")[place].pk
+        self.attempt(why_not, lambda: purchase_void(session=self.session, purchase_id=pk,
+                                                    reason=reason, user=self.owner))
+        if why_not is None:
+            m.voided.add(place)
+            m.moves.append((len(m.records), player, -chips))
+            event("voided")
 
     # - rules -
 
@@ -491,13 +533,21 @@ class SessionMachine(RuleBasedStateMachine):
             buy_ins=buy_ins, user=self.owner)
         self.model = Model(dict(self.session.resolved_rules), list(seats), first_dealer,
                            allow_credit, chip_value, banker,
-                           purchases=[(0, s, n, True) for s, n in buy_ins.items()])
+                           purchases=[(0, s, buy_ins[s], True) for s in seats if s in buy_ins],
+                           moves=[(0, s, buy_ins[s]) for s in seats if s in buy_ins])
 
     @precondition(is_open)
     @rule(player=st.integers(0, len(MEMBERS) - 1), chips=st.integers(1, 60), paid=st.booleans())
     def buy_chips(self, player: int, chips: int, paid: bool) -> None:
         assert self.model is not None
         self.buy(self.model.seats[player % len(self.model.seats)], chips, paid)
+
+    @precondition(lambda machine: is_open(machine) and machine.model.purchases)
+    @rule(which=st.integers(0, 2**16), reason=st.sampled_from(["keyed twice", "wrong player", " "]))
+    def void_a_purchase(self, which: int, reason: str) -> None:
+        """Void a purchase keyed in by mistake (one voided already, or with a blank reason: refused)."""
+        assert self.model is not None
+        self.void(which % len(self.model.purchases), reason)
 
     @precondition(is_open)
     @rule(seed=st.integers(0, 2**32 - 1))
@@ -637,6 +687,9 @@ class SessionMachine(RuleBasedStateMachine):
             return why
         if m.short_of_chips(verdicts):
             return Impossible(409, "correction-refused", f"short: {m.short_of_chips(verdicts)}")
+        if m.short_of_chips(verdicts, voids=True):
+            event("correction refused by a later void")
+            return Impossible(409, "correction-refused", "a later void short")
         return None
 
     @rule(reopen=st.booleans())
@@ -681,8 +734,8 @@ class SessionMachine(RuleBasedStateMachine):
             self.reopen("the evening went on")
 
     @precondition(is_closed)
-    @rule(data=st.data(), which=st.sampled_from(["buy", "deal", "irregular", "out-of-turn",
-                                                 "correct"]))
+    @rule(data=st.data(), which=st.sampled_from(["buy", "void", "deal", "irregular",
+                                                 "out-of-turn", "correct"]))
     def write_while_closed(self, data: st.DataObject, which: str) -> None:
         """Every write but a payment is refused once the session is closed (409), and changes
         nothing. (The writes are otherwise tried while it is open, so that a closed session
@@ -690,6 +743,9 @@ class SessionMachine(RuleBasedStateMachine):
         seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
         if which == "buy":
             self.buy_chips(seed, 1 + seed % 60, bool(seed % 2))
+        elif which == "void":
+            if self.model is not None and self.model.purchases:
+                self.void(seed % len(self.model.purchases), "keyed twice")
         elif which == "deal":
             self.record_next_deal(seed)
         elif which == "irregular":
@@ -809,6 +865,14 @@ class SessionMachine(RuleBasedStateMachine):
         assert list(ChipPurchase.objects.filter(session=copy_).order_by("posting")
                     .values_list(*fields)) == list(
             ChipPurchase.objects.filter(session=self.session).order_by("posting").values_list(*fields))
+        fields = ("purchase__posting", "reason")
+        places = [dict(zip(ChipPurchase.objects.filter(session=s).order_by("posting")
+                           .values_list("posting", flat=True), range(10**6), strict=False))
+                  for s in (copy_, self.session)]
+        assert [(places[0][p], r) for p, r in PurchaseVoid.objects.filter(
+            purchase__session=copy_).order_by("posting").values_list(*fields)] == [
+            (places[1][p], r) for p, r in PurchaseVoid.objects.filter(
+                purchase__session=self.session).order_by("posting").values_list(*fields)]
         fields = ("player", "money", "memo")
         assert list(ChipPayment.objects.filter(session=copy_).order_by("pk").values_list(*fields)) \
             == list(ChipPayment.objects.filter(session=self.session).order_by("pk")
