@@ -128,7 +128,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("insufficient-chips", 400, "Not enough chips",
                     "A player would owe more chips than they hold; record a purchase first "
                     "(or open the session with `allow_credit`). Each error has `player`, "
-                    "`holds` and `owes`."),
+                    "`holds` and `owes`. A purchase's void is refused so too, with status 409 "
+                    "(the session as it stands does not allow it): the player holds fewer "
+                    "chips than the purchase gave; its error has `player`, `holds` and "
+                    "`takes`."),
         ProblemType("deal-number-conflict", 409, "Not the next deal",
                     "Deals are recorded in order; `current_number` is the last deal recorded "
                     "and `next_number` the one to send. To change a recorded deal, post a "
@@ -140,7 +143,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
                     "an engine upgrade.)"),
         ProblemType("correction-refused", 409, "Correction refused",
                     "The corrected deal would make a later deal impossible (`deal` and "
-                    "`errors[].deal` say which). Nothing was changed."),
+                    "`errors[].deal` say which), or a later purchase's void (`purchase`: a "
+                    "player would hold fewer chips than it takes back, without credit). "
+                    "Nothing was changed."),
+        ProblemType("purchase-voided", 409, "Purchase voided already",
+                    "A purchase is voided once (`purchase` names it); a void is never undone: "
+                    "record the purchase again if it was voided by mistake."),
         ProblemType("session-closed", 409, "Session closed",
                     "The session is closed and frozen; only an owner can reopen it "
                     "(POST .../reopen with a reason)."),

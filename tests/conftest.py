@@ -174,14 +174,14 @@ anon_client = _client_fixture("anon", "No credentials at all.")
 
 @pytest.fixture
 def world(club, other_club, member_for):
-    """A session of oak with two recorded deals, and an import job of oak."""
+    """A session of oak with two recorded deals and a purchase, and an import job of oak."""
     import datetime as dt
     import random
 
     from games.imports.models import ImportJob
     from games.rules.simulate import random_session
     from games.services.deals import deal_record
-    from games.services.sessions import session_create
+    from games.services.sessions import purchase_record, session_create
 
     seats = ["ann", "bob", "cat", "dan"]
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=seats, first_dealer="ann",
@@ -190,8 +190,9 @@ def world(club, other_club, member_for):
     _, *records = random_session({"preset": "three-card"}, seats, 2, random.Random(7), first_dealer="ann")
     for number, record in enumerate(records, start=1):
         deal_record(session=session, number=number, record=record, user=member_for("scorer").user)
+    purchase = purchase_record(session=session, player="ann", chips=10)
     job = ImportJob.objects.create(club=club, source="", status=ImportJob.Status.FAILED, detail="test")
-    return {"session_id": session.pk, "number": 1, "job_id": job.pk}
+    return {"session_id": session.pk, "number": 1, "job_id": job.pk, "purchase_id": purchase.pk}
 
 
 # --- the ledger invariant, checked after every test of the suite that wrote ------------------

@@ -56,6 +56,7 @@ ENDPOINTS: dict[str, dict[str, str]] = {
     SESSION + "deals/<int:number>/corrections": {"post": RECORD},
     SESSION + "ledger": {"get": READ},
     SESSION + "purchases/": {"get": READ, "post": RECORD},
+    SESSION + "purchases/<int:purchase_id>/void": {"post": RECORD},
     SESSION + "payments/": {"get": READ, "post": RECORD},
     SESSION + "report": {"get": READ},
     SESSION + "file": {"get": READ},
@@ -163,7 +164,7 @@ def test_another_clubs_member_gets_404(route, method, level, world, outsider_cli
 
 
 @pytest.mark.parametrize(("route", "method", "level"),
-                         cases(lambda r, m, lv: lv in CLUB_SCOPED and re.search(r"<(int|slug):(session_id|number|job_id|name)>", r)))
+                         cases(lambda r, m, lv: lv in CLUB_SCOPED and re.search(r"<(int|slug):(session_id|number|job_id|purchase_id|name)>", r)))
 def test_another_clubs_objects_through_own_club_look_like_missing_ones(route, method, level, world,
                                                                        outsider_client):
     """otto names his own club (where he is owner) but oak's session/deal/job ids and oak-only

@@ -20,6 +20,7 @@ from games.models import (
     Deal,
     DealRevision,
     GameSession,
+    PurchaseVoid,
     SessionClosing,
 )
 from games.rules import replay_session
@@ -142,11 +143,13 @@ def test_line_separators_inside_a_name_or_memo_survive_the_round_trip(hand_sessi
 
 def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int = 0,
                  record: Callable[[int], dict[str, Any]] | None = None,
-                 payment: dict[str, Any] | None = None, **purchase: Any) -> None:
-    """``deals`` deals, ``purchases`` purchases (``purchase``'s fields) and ``payments``
-    payments (``payment``'s) made at once, with stand-in records (deal n's is ``record(n)``) and
-    verdicts and no ledger postings: rows as many as the export reads, without the time it takes
-    to replay and post each one (the test is about how many and how large, not about each)."""
+                 payment: dict[str, Any] | None = None, voided: str | None = None,
+                 **purchase: Any) -> None:
+    """``deals`` deals, ``purchases`` purchases (``purchase``'s fields), each voided for the
+    reason ``voided`` when it is given, and ``payments`` payments (``payment``'s) made at once,
+    with stand-in records (deal n's is ``record(n)``) and verdicts and no ledger postings: rows
+    as many as the export reads, without the time it takes to replay and post each one (the
+    test is about how many and how large, not about each)."""
     record = record or (lambda n: {"format": "loo-deal/1", "number": n})
     purchase = {"player": "bob", "chips": 1, "money": 1, **purchase}
     payment = {"player": "bob", "money": 1, **(payment or {})}
@@ -160,8 +163,12 @@ def fill_in_bulk(session: GameSession, deals: int, purchases: int, payments: int
     for deal, revision in zip(made, revisions, strict=True):
         deal.current = revision
     Deal.objects.bulk_update(made, ["current"])
-    ChipPurchase.objects.bulk_create(
+    bought = ChipPurchase.objects.bulk_create(
         ChipPurchase(session=session, posting=2 * n + 1, **purchase) for n in range(purchases))
+    if voided is not None:  # after every deal and purchase
+        after = 2 * max(deals, purchases) + 1
+        PurchaseVoid.objects.bulk_create(PurchaseVoid(purchase=p, posting=after + n, reason=voided)
+                                         for n, p in enumerate(bought))
     ChipPayment.objects.bulk_create(
         ChipPayment(session=session, **payment) for _ in range(payments))
 
@@ -187,7 +194,8 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
     too) is one the import reads (one line more is not)."""
     session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
                              first_dealer="ann", rules={"preset": "three-card"})
-    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES, limits.MAX_PAYMENTS)
+    fill_in_bulk(session, limits.MAX_DEALS, limits.MAX_PURCHASES, limits.MAX_PAYMENTS,
+                 voided="keyed twice")
     with pytest.raises(Problem) as refused:
         payment_record(session=session, player="bob", money=1)
     assert (refused.value.status_code, refused.value.extensions["max_payments"]) == (409, 2_000)
@@ -201,7 +209,7 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
 
     text = session_file_text(session)
     sf = parse_session_file(text)
-    assert (sf.deals, len(sf.lines)) == (1_000, 5_041) == (
+    assert (sf.deals, len(sf.lines)) == (1_000, 7_041) == (
         limits.MAX_DEALS, limits.session_file_lines())
 
     def refusal(lines: list[str]) -> dict:
@@ -219,11 +227,18 @@ def test_a_session_full_to_every_limit_exports_a_file_the_import_reads(club, led
         {"reopen": {"reason": "the evening ended"}}] * 20 + [
         {"close": {"reason": "the evening ended"}}]
     payment = lines[-42]
-    assert refusal([*lines, payment]) == {"line": 5_043, "message": (
-        "more than 5,041 lines after the header: a session holds at most 1,000 deals, 2,000 "
-        "purchases, 2,000 payments and 20 reopenings, a close line before each and one more; "
-        "split the file")}
-    lines = lines[:-2_041]  # deals and purchases: the caps between them, as before
+    assert refusal([*lines, payment]) == {"line": 7_043, "message": (
+        "more than 7,041 lines after the header: a session holds at most 1,000 deals, 2,000 "
+        "purchases and as many voids, 2,000 payments and 20 reopenings, a close line before "
+        "each and one more; split the file")}
+    voids = [i for i, line in enumerate(lines) if '"void"' in line]
+    # the voids after every deal and purchase (they were posted so), before the payments
+    assert voids == list(range(len(lines) - 4_041, len(lines) - 2_041))
+    void = lines[voids[-1]]
+    assert refusal([*lines[:voids[0]], *[void] * 2_001]) == {
+        "line": voids[0] + 2_001, "message": (
+            "void 2,001: a session holds at most 2,000 purchases, each voided once at most")}
+    lines = lines[:-4_041]  # deals and purchases: the caps between them, as before
     last_deal = max(i for i, line in enumerate(lines) if '"loo-deal/1"' in line)
     last_purchase = max(i for i, line in enumerate(lines) if '"purchase"' in line)
     purchase, deal = lines[last_purchase], lines[last_deal]
@@ -287,25 +302,35 @@ def test_a_session_at_every_count_and_size_bound_exports_under_the_import_cap(cl
                  payment={"player": WIDEST * 32, "money": -limits.MAX_MONEY,
                           "memo": WIDEST * limits.MAX_MEMO_CHARS},
                  player=WIDEST * 32, chips=limits.MAX_CHIPS, money=limits.MAX_MONEY,
-                 paid=False, memo=WIDEST * limits.MAX_MEMO_CHARS)
+                 paid=False, memo=WIDEST * limits.MAX_MEMO_CHARS,
+                 voided=WIDEST * limits.MAX_REASON_CHARS)
     reopened_to_the_limit(session, reason=WIDEST * limits.MAX_REASON_CHARS)
     text = session_file_text(session)
     data = text.encode()
     header, *lines = data.splitlines()
     assert {len(line) for line in lines if b'"loo-deal/1"' in line} == {limits.MAX_RECORD_BYTES}
-    assert {len(line) for line in lines if b'"purchase"' in line} == {limits.purchase_line_bytes()}
+    assert {len(line) for line in lines if line.startswith(b'{"purchase"')} == {
+        limits.purchase_line_bytes()}
     assert {len(line) for line in lines if b'"payment"' in line} == {limits.payment_line_bytes()}
+    # a void line names its purchase by its place: the last one's, 2,000, is the widest
+    voids = [len(line) for line in lines if line.startswith(b'{"void"')]
+    assert len(voids) == limits.MAX_PURCHASES and voids[-1] == max(voids) == limits.void_line_bytes()
     assert {len(line) for line in lines[-41::2]} == {limits.close_line_bytes()}
     assert {len(line) for line in lines[-40::2]} == {limits.reopen_line_bytes()}
     assert len(lines) == limits.session_file_lines()
     # at every bound the file is the largest the bounds allow, to the byte (but the header,
-    # whose bound is room to spare)
+    # whose bound is room to spare, and the places the void lines name, 1 to 2,000, which the
+    # bound counts as wide as the last)
+    widest_voids = limits.MAX_PURCHASES * (limits.void_line_bytes() + 1)
+    assert widest_voids - sum(n + 1 for n in voids) == 9 * 3 + 90 * 2 + 900 * 1
     assert len(data) == len(header) + 1 + limits.MAX_DEALS * (limits.MAX_RECORD_BYTES + 1) \
         + limits.MAX_PURCHASES * (limits.purchase_line_bytes() + 1) \
+        + widest_voids - (9 * 3 + 90 * 2 + 900 * 1) \
         + limits.MAX_PAYMENTS * (limits.payment_line_bytes() + 1) \
         + 21 * (limits.close_line_bytes() + 1) + 20 * (limits.reopen_line_bytes() + 1) \
-        == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header))
-    assert len(data) <= limits.session_file_bytes() < limits.max_file_bytes() == 27 * limits.MIB
+        == limits.session_file_bytes() - (limits.MAX_HEADER_BYTES - len(header)) \
+        - (9 * 3 + 90 * 2 + 900 * 1)
+    assert len(data) <= limits.session_file_bytes() < limits.max_file_bytes() == 42 * limits.MIB
     assert JSONLinesParser().parse(io.BytesIO(data)) == {"source": text}  # no 413
     sf = parse_session_file(text)
     assert (sf.deals, len(sf.lines)) == (limits.MAX_DEALS, limits.session_file_lines())
