@@ -240,6 +240,14 @@ def test_payment_lines_are_passed_over_as_purchase_lines_are():
         list(replay_session(lines))
 
 
+def test_void_lines_are_passed_over_as_purchase_lines_are():
+    lines = session_lines()
+    buy = json.dumps({"purchase": {"player": "dan", "chips": 20}})
+    void = json.dumps({"void": {"purchase": 1, "reason": "keyed twice"}})
+    assert list(replay_session([lines[0], buy, lines[1], void, lines[2]])) == \
+        list(replay_session(lines))
+
+
 def test_a_close_line_is_passed_over_by_the_command_line_as_payment_lines_are(tmp_path):
     # a closed session's file (the service's export): the close after the last deal, the
     # payments recorded after the close after it
