@@ -116,6 +116,8 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     deals = [{"d": d, "tricks": _tricks(d), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties),
               "ended": ended_words(d.ended)} for d in report.deals]
+    purchases = [{"p": p, "player": shown.get(p.player, p.player), "money": money(p.money)}
+                 for p in report.purchases]
     totals = report.totals
     totals_money = {"bought": money(totals["money_bought"]), "owed": money(totals["money_owed"]),
                     "to_banker": money(totals["money_owed_to_banker"]),
@@ -131,6 +133,7 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
             "closed_at": short_moment(report.closed_at) if report.closed_at else "",
             "history_line": history_line(report),
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
+            "purchases": purchases,
             "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
 
 

@@ -302,3 +302,20 @@ def test_a_void_is_append_only(oak_session, scorer_client):
         with pytest.raises(IntegrityError), transaction.atomic():
             change()
     assert PurchaseVoid.objects.get().reason == "keyed twice"
+
+
+def test_the_report_page_lists_the_voided_purchase_with_its_reason(played, scorer_client):
+    from django.template.loader import render_to_string
+
+    from games.reports.gather import session_report
+    from games.reports.render import report_context
+
+    bought = buy(scorer_client, played, "dan", 10, paid=False)
+    assert void(scorer_client, played, bought, reason="wrong player").status_code == 201
+    context = report_context(session_report(GameSession.objects.get(pk=played.pk)))
+    rows = [(r["player"], r["p"].chips, r["p"].void and r["p"].void.reason)
+            for r in context["purchases"]]
+    assert rows[-1] == ("Dan", 10, "wrong player") and len(rows) == 5  # named as the players table does
+
+    page = render_to_string("reports/session.html", context)
+    assert 'data-voided="true"' in page and "after deal 3: wrong player" in page
