@@ -1,4 +1,4 @@
-"""Admin pages for sessions, deals and purchases; the ledger is read-only.
+"""Admin pages for sessions, deals and purchases (and their voids); the ledger is read-only.
 
 Everything that moves chips (deals, corrections, purchases) goes through ``games.services`` so
 the ledger stays exact: here only a session's name and date can be edited.
@@ -18,6 +18,7 @@ from .models import (
     GameSession,
     IdempotencyKey,
     LedgerEntry,
+    PurchaseVoid,
 )
 
 
@@ -44,9 +45,15 @@ class DealInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 class PurchaseInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = ChipPurchase
-    fields = ["player", "chips", "money", "paid", "created_by", "created_at"]
+    fields = ["player", "chips", "money", "paid", "voided", "created_by", "created_at"]
     readonly_fields = fields
     extra = 0
+
+    @admin.display(description="voided")
+    def voided(self, purchase: ChipPurchase) -> str:
+        """The void's reason (empty while the purchase stands)."""
+        void = getattr(purchase, "void", None)
+        return f"voided (posting {void.posting}): {void.reason}" if void else ""
 
 
 @admin.register(GameSession)
@@ -112,8 +119,37 @@ class LedgerEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(ChipPurchase)
 class ChipPurchaseAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["session", "player", "chips", "money", "paid", "created_by", "created_at"]
-    list_filter = ["paid", "session__club"]
+    list_display = ["session", "player", "chips", "money", "paid", "voided", "created_by",
+                    "created_at"]
+    list_filter = ["paid", "session__club", ("void", admin.EmptyFieldListFilter)]
+    list_select_related = ["session", "void"]
+
+    @admin.display(description="voided", boolean=True)
+    def voided(self, purchase: ChipPurchase) -> bool:
+        return hasattr(purchase, "void")
+
+
+@admin.register(PurchaseVoid)
+class PurchaseVoidAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Voids of purchases keyed in by mistake: append-only, made through the API only."""
+
+    list_display = ["purchase", "session", "player", "chips", "posting", "reason", "created_by",
+                    "created_at"]
+    list_filter = ["purchase__session__club"]
+    list_select_related = ["purchase__session", "created_by"]
+    search_fields = ["purchase__player", "reason"]
+
+    @admin.display(description="session")
+    def session(self, void: PurchaseVoid) -> GameSession:
+        return void.purchase.session
+
+    @admin.display(description="player")
+    def player(self, void: PurchaseVoid) -> str:
+        return void.purchase.player
+
+    @admin.display(description="chips")
+    def chips(self, void: PurchaseVoid) -> int:
+        return void.purchase.chips
 
 
 @admin.register(ChipPayment)

@@ -319,3 +319,30 @@ def test_the_report_page_lists_the_voided_purchase_with_its_reason(played, score
 
     page = render_to_string("reports/session.html", context)
     assert 'data-voided="true"' in page and "after deal 3: wrong player" in page
+
+
+def test_the_admin_shows_voids_read_only(oak_session, scorer_client, django_user_model, client):
+    bought = buy(scorer_client, oak_session, "bob", 5)
+    assert void(scorer_client, oak_session, bought, reason="bob's twice").status_code == 201
+    row = PurchaseVoid.objects.get()
+    client.force_login(django_user_model.objects.create_superuser("root", "r@example.org", "pw-1234567"))
+    for url in ["/admin/games/purchasevoid/", f"/admin/games/purchasevoid/{row.pk}/change/",
+                "/admin/games/chippurchase/", "/admin/games/chippurchase/?void__isempty=0",
+                f"/admin/games/gamesession/{oak_session.pk}/change/"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "twice" in response.content.decode() or "chippurchase" in url, url
+    assert client.get("/admin/games/purchasevoid/add/").status_code == 403
+    assert client.post(f"/admin/games/purchasevoid/{row.pk}/delete/", {"post": "yes"}).status_code == 403
+
+
+def test_the_clubs_results_count_a_voided_purchase_nowhere(played, scorer_client):
+    from games.reports.club import club_results
+
+    bought = buy(scorer_client, played, "dan", 10, paid=False)
+    assert void(scorer_client, played, bought).status_code == 201
+    close(scorer_client, played)
+    rows = {r.player: (r.chips_bought, r.money_bought, r.result)
+            for r in club_results(played.club, None, None)}
+    assert rows == {"ann": (20, 200, 140), "bob": (20, 200, -20), "cat": (20, 200, -60),
+                    "dan": (20, 200, -60)}
