@@ -71,6 +71,20 @@ def test_concurrent_purchases_keep_the_ledger_chain(oak_session, api_client_for)
     assert ledger_check(oak_session) == []
 
 
+def test_two_scorers_race_to_void_the_same_purchase(oak_session, api_client_for):
+    """The session's lock puts one void after the other: the second finds the purchase voided."""
+    scorer, owner = api_client_for("scorer"), api_client_for("owner")
+    purchase = ChipPurchase.objects.filter(session=oak_session).first()
+    url = session_url(oak_session, f"purchases/{purchase.pk}/void")
+    results = race(*[(lambda c=c: c.post(url, {"reason": "keyed twice"}, format="json"))
+                     for c in (scorer, owner)])
+    assert sorted(r.status_code for r in results) == [201, 409], results
+    loser = next(r for r in results if r.status_code == 409).json()
+    assert (loser["code"], loser["purchase"]) == ("purchase-voided", purchase.pk)
+    assert LedgerEntry.objects.filter(session=oak_session, kind="void").count() == 2
+    assert ledger_check(oak_session) == []
+
+
 def test_same_idempotency_key_at_once_stores_once(oak_session, api_client_for):
     scorer = api_client_for("scorer")
     url = deals_url(oak_session)
