@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.services.limits import MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_REASON_CHARS
+from games.services.limits import MAX_MEMO_CHARS, MAX_NAME_CHARS, MAX_VOID_REASON_CHARS
 
 #: Ledger accounts that are not seats.
 POOL = "pool"
@@ -182,7 +182,7 @@ class PurchaseVoid(models.Model):
 
     purchase = models.OneToOneField(ChipPurchase, on_delete=models.PROTECT, related_name="void")
     posting = models.PositiveIntegerField(help_text="The void's place in the session's timeline.")
-    reason = models.CharField(max_length=MAX_REASON_CHARS)
+    reason = models.CharField(max_length=MAX_VOID_REASON_CHARS)
     # PROTECT, not SET_NULL: the table refuses the UPDATE that SET_NULL would make
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

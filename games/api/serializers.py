@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.serializers import LinksField
 from games.models import ChipPayment, ChipPurchase, Deal, DealRevision, GameSession, PurchaseVoid
 from games.selectors import listed_next
-from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS, MAX_REASON_CHARS
+from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS, MAX_VOID_REASON_CHARS
 from loo_ledger.fields import (
     CHIPS_UNIT,
     MONEY_UNIT,
@@ -185,7 +185,7 @@ class PurchaseVoidSerializer(serializers.Serializer):
 class PurchaseVoidCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     reason = serializers.CharField(
         allow_blank=True, trim_whitespace=False,  # (the service refuses a blank one, naming it)
-        help_text=f"Why the purchase is voided (required; at most {MAX_REASON_CHARS:,} characters).")
+        help_text=f"Why the purchase is voided (required; at most {MAX_VOID_REASON_CHARS:,} characters).")
 
 
 class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):

@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('posting', models.PositiveIntegerField(help_text="The void's place in the session's timeline.")),
-                ('reason', models.CharField(max_length=1000)),
+                ('reason', models.CharField(max_length=200)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
                 ('purchase', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='void', to='games.chippurchase')),

@@ -53,6 +53,9 @@ MAX_MEMO_CHARS = 200
 #: the longest reason given for closing or reopening a session, in characters (a session
 #: file's close and reopen lines carry it)
 MAX_REASON_CHARS = 1_000
+#: a purchase's void says why in a note as long as a memo: a session may void each of its
+#: purchases, and its file carries every reason, so a longer one would raise the import's cap
+MAX_VOID_REASON_CHARS = MAX_MEMO_CHARS
 #: the largest deal record, in bytes of its session-file line (:func:`record_bytes`). The largest
 #: legal deal, 16 seats of Irish Loo with 32-character names and every hand shown, is under
 #: 8 KiB; a five-card deal at six seats with every action and hand under 2.5 KiB, an ordinary
@@ -95,15 +98,15 @@ def text_problem(value: Any, most: int, what: str) -> str | None:
     return None
 
 
-def required_reason_problem(reason: Any, whose: str, why: str) -> str | None:
+def required_reason_problem(reason: Any, whose: str, why: str, most: int = MAX_REASON_CHARS,
+                            ) -> str | None:
     """Why ``reason`` cannot be the reason an act must give (None when it can): some text (blank
-    is no reason), in at most ``MAX_REASON_CHARS`` characters once stripped, as it is stored.
+    is no reason), in at most ``most`` characters once stripped, as it is stored.
     ``whose`` names the act ("The reopening's"), ``why`` what the reason says ("the session is
     reopened"). A reopening and a purchase's void ask it, and so do their session-file lines."""
     if isinstance(reason, str) and not reason.strip():
         return f"A reason is required: say why {why}."
-    problem = text_problem(reason.strip() if isinstance(reason, str) else reason,
-                           MAX_REASON_CHARS, "reason")
+    problem = text_problem(reason.strip() if isinstance(reason, str) else reason, most, "reason")
     return f"{whose} {problem}." if problem else None
 
 
@@ -140,7 +143,7 @@ def void_line_bytes() -> int:
     every character one JSON writes as six bytes."""
     from games.services.sessions import void_line
 
-    return line_bytes(void_line(purchase=MAX_PURCHASES, reason="\x01" * MAX_REASON_CHARS))
+    return line_bytes(void_line(purchase=MAX_PURCHASES, reason="\x01" * MAX_VOID_REASON_CHARS))
 
 
 def payment_line_bytes() -> int:

@@ -251,7 +251,8 @@ def void_reason_problem(reason: Any) -> str | None:
     """Why ``reason`` cannot be a void's (None when it can): a void says why
     (``limits.required_reason_problem``). ``purchase_void`` and a session file's void line
     ask it."""
-    return limits.required_reason_problem(reason, "The void's", "the purchase is voided")
+    return limits.required_reason_problem(reason, "The void's", "the purchase is voided",
+                                          limits.MAX_VOID_REASON_CHARS)
 
 
 def void_chips_problem(player: str, held: int, chips: int) -> dict[str, Any] | None:
@@ -280,7 +281,7 @@ def purchase_void(*, session: GameSession, purchase_id: int, reason: str,
     no longer counts as chips bought or money spent (nor owed). The deals between the purchase
     and its void stand as they were settled.
 
-    Refused: a blank reason or one past ``limits.MAX_REASON_CHARS`` (400), a closed session
+    Refused: a blank reason or one past ``limits.MAX_VOID_REASON_CHARS`` (400), a closed session
     (409 ``session-closed``), no such purchase in this session (404), a purchase voided already
     (409 ``purchase-voided``), and without credit a player holding fewer chips than the
     purchase gave (409 ``insufficient-chips``)."""
