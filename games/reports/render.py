@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from games.reports.csvsafe import SafeWriter
 from games.reports.model import ClosingEvent, DealLine, SessionReport, default_title, long_date
 
-CSV_TABLES = ("players", "deals", "transfers")
+CSV_TABLES = ("players", "deals", "transfers", "purchases")
 
 #: the verdict's ``ended`` in words, for the deals table (the CSV and JSON keep the code)
 ENDED_WORDS = {
@@ -87,6 +87,13 @@ def report_csv(report: SessionReport, table: str = "players") -> str:
                         "yes" if d.corrected else "no",
                         *(d.deltas.get(s, 0) for s in report.seats),
                         "yes" if d.resettled else "no", d.ended])
+    elif table == "purchases":  # every one, a voided one with its void (it counts nowhere)
+        w.writerow(["after_deal", "player", "chips", "money", "paid", "voided",
+                    "void_after_deal", "void_reason"])
+        for b in report.purchases:
+            w.writerow([b.after_deal, b.player, b.chips, m(b.money), "yes" if b.paid else "no",
+                        "yes" if b.void else "no", "" if b.void is None else b.void.after_deal,
+                        "" if b.void is None else b.void.reason])
     else:
         w.writerow(["payer", "payee", "amount", "explanation"])
         for t in report.transfers:

@@ -321,6 +321,23 @@ def test_the_report_page_lists_the_voided_purchase_with_its_reason(played, score
     assert 'data-voided="true"' in page and "after deal 3: wrong player" in page
 
 
+def test_the_reports_purchases_table_as_csv_shows_the_void(played, scorer_client):
+    import csv
+    import io
+
+    bought = buy(scorer_client, played, "dan", 10, paid=False)
+    assert void(scorer_client, played, bought, reason="=wrong player").status_code == 201
+    response = scorer_client.get(session_url(played, "report") + "?format=csv&table=purchases")
+    assert response.status_code == 200, response.content
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [(r["after_deal"], r["player"], r["chips"], r["money"], r["paid"], r["voided"])
+            for r in rows] == [("0", p, "20", "2.00", "yes", "no") for p in ("ann", "bob", "cat", "dan")
+                               ] + [("3", "dan", "10", "1.00", "no", "yes")]
+    # (a reason a spreadsheet would take for a formula is written as text)
+    assert (rows[-1]["void_after_deal"], rows[-1]["void_reason"]) == ("3", "'=wrong player")
+    assert rows[0]["void_reason"] == rows[0]["void_after_deal"] == ""
+
+
 def test_the_admin_shows_voids_read_only(oak_session, scorer_client, django_user_model, client):
     bought = buy(scorer_client, oak_session, "bob", 5)
     assert void(scorer_client, oak_session, bought, reason="bob's twice").status_code == 201

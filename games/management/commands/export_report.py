@@ -6,6 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.reports.render import CSV_TABLES
+
 
 class Command(BaseCommand):
     help = "Write a session's settlement report as PDF, CSV or JSON (stdout unless -o)."
@@ -13,7 +15,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("session", type=int, help="the session's id")
         parser.add_argument("--format", choices=["pdf", "csv", "json"], default="json")
-        parser.add_argument("--table", choices=["players", "deals", "transfers"], default="players",
+        parser.add_argument("--table", choices=CSV_TABLES, default="players",
                             help="which table, for CSV")
         parser.add_argument("-o", "--output", help="file to write (default: stdout)")
 
