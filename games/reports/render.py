@@ -1,4 +1,4 @@
-"""Renderers of the one report model: JSON, CSV (players / deals / transfers), HTML and PDF."""
+"""Renderers of the one report model: JSON, CSV (players / deals / transfers / purchases), HTML and PDF."""
 from __future__ import annotations
 
 import datetime as dt
