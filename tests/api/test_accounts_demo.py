@@ -84,6 +84,13 @@ def test_demo_closed_session_shows_a_final_report_with_money_still_owed():
         "Pam-Loo night", "closed", "five-card")
     assert f"/clubs/demo/sessions/{night}/report/" in output
     purchases = viewer.get(f"{api}purchases/").json()["results"]
+    # the first rebuy was keyed in twice and the copy voided: shown, counted nowhere
+    voided = [p for p in purchases if p["void"] is not None]
+    assert [(p["void"]["reason"], p["memo"].startswith("rebuy before deal")) for p in voided] == [
+        ("keyed in twice", True)]
+    twin = next(p for p in purchases if p["memo"] == voided[0]["memo"] and p["void"] is None)
+    assert (twin["player"], twin["chips"]) == (voided[0]["player"], voided[0]["chips"])
+    purchases = [p for p in purchases if p["void"] is None]
     on_slate: dict[str, int] = {}
     for p in purchases:
         if not p["paid"]:

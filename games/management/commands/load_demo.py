@@ -47,13 +47,15 @@ class DemoSession:
     chip_value: int  # pence per chip
     rebuys_paid: bool  # False: rebuys go on the slate (owed to the banker)
     close_reason: str | None  # None: left open
+    #: the scorer keys the first rebuy in twice and voids the copy, so the report shows a void
+    first_rebuy_keyed_twice: bool = False
 
 
 EVENING = DemoSession("Demo evening", dt.date(2026, 11, 27), {"preset": "three-card"},
                       buy_in=20, rebuy=20, chip_value=5, rebuys_paid=True, close_reason=None)
 PAM_LOO_NIGHT = DemoSession("Pam-Loo night", dt.date(2026, 11, 20), {"preset": "five-card"},
                             buy_in=20, rebuy=20, chip_value=10, rebuys_paid=False,
-                            close_reason="end of the evening")
+                            close_reason="end of the evening", first_rebuy_keyed_twice=True)
 #: in the order they are created: session 1 stays the open evening the README's examples use
 DEMO_SESSIONS = (EVENING, PAM_LOO_NIGHT)
 #: kept for the tests and older callers: the open evening's rules
@@ -111,7 +113,7 @@ class Command(BaseCommand):
         from games.rules.simulate import random_session
         from games.services.closing import session_close
         from games.services.deals import deal_record
-        from games.services.sessions import purchase_record, session_create
+        from games.services.sessions import purchase_record, purchase_void, session_create
 
         owner = Member.objects.get(club=club, name="demo").user
         scorer = Member.objects.get(club=club, name="scorer").user
@@ -122,6 +124,7 @@ class Command(BaseCommand):
         )
         _header, *records = random_session(spec.rules, SEATS, deals, random.Random(seed),
                                            first_dealer=SEATS[0])
+        keyed_twice = spec.first_rebuy_keyed_twice
         for number, record in enumerate(records, start=1):
             for _attempt in range(10):
                 try:
@@ -131,9 +134,15 @@ class Command(BaseCommand):
                     if problem.code != "insufficient-chips":
                         raise
                     for error in problem.errors or []:  # the short players rebuy, then retry
-                        purchase_record(session=session, player=error["player"], chips=spec.rebuy,
-                                        paid=spec.rebuys_paid, memo=f"rebuy before deal {number}",
-                                        user=scorer)
+                        for _keyed in range(2 if keyed_twice else 1):
+                            rebuy = purchase_record(
+                                session=session, player=error["player"], chips=spec.rebuy,
+                                paid=spec.rebuys_paid, memo=f"rebuy before deal {number}",
+                                user=scorer)
+                        if keyed_twice:  # the copy is voided, as a scorer puts the slip right
+                            purchase_void(session=session, purchase_id=rebuy.pk,
+                                          reason="keyed in twice", user=scorer)
+                            keyed_twice = False
             else:
                 raise RuntimeError(f"demo deal {number} still short of chips after rebuys")
         if spec.close_reason is not None:
