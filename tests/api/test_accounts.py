@@ -408,7 +408,11 @@ def test_an_owner_may_step_down_when_another_remains(club, owner_client):
 
 
 def test_unknown_member_is_404(club, owner_client):
-    problem(owner_client.get("/api/v1/clubs/oak/members/zed/"), 404)
+    # the detail said Django's "No Member matches the given query."
+    for answer in (owner_client.get("/api/v1/clubs/oak/members/zed/"),
+                   owner_client.patch("/api/v1/clubs/oak/members/zed/", {"role": "viewer"}, format="json"),
+                   owner_client.delete("/api/v1/clubs/oak/members/zed/user/")):
+        assert problem(answer, 404)["detail"] == "No member named 'zed' in this club."
 
 
 def test_members_cannot_be_deleted_over_rest(club, owner_client):
