@@ -61,8 +61,25 @@ class LinksField(serializers.Field):
         return {key: link(self.context, name, **kwargs) for key, (name, _) in self.links.items()}
 
 
-class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+class KeyKeptOnUpdate:
+    """The field that names the object in its URL (a club's slug, a member's name) never
+    changes, so an update may leave it out: a PUT of the fields that can change is whole.
+    Sent, it must be the same (``validate_<key>``)."""
+
+    key_field: str
+    instance: Any
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()  # type: ignore[misc]
+        if self.instance is not None:
+            fields[self.key_field].required = False
+        return fields
+
+
+class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
     """A club, with the caller's own role in it and links to what hangs off it."""
+
+    key_field = "slug"
 
     role = serializers.SerializerMethodField(help_text="Your role in this club.")
     links = LinksField("ClubLinks", {
@@ -130,8 +147,10 @@ class UsernameField(serializers.SlugRelatedField):
         return super().to_internal_value(data)
 
 
-class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+class MemberSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
     """A member: a seat name at the table, a role, and optionally a login."""
+
+    key_field = "name"
 
     user = UsernameField(
         slug_field="username",

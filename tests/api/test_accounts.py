@@ -217,6 +217,26 @@ def test_owner_renames_club_but_not_its_slug(club, owner_client):
     assert Club.objects.filter(slug="oak").exists()
 
 
+def test_a_put_may_leave_out_the_slug_or_name_that_cannot_change(club, owner_client):
+    # accounts.md: PUT/PATCH a club's `name`, a member's `display_name`, `role`, `user`; a PUT
+    # of just those was a 400 "This field is required." on the slug or name
+    renamed = owner_client.put("/api/v1/clubs/oak/", {"name": "The Oak"}, format="json")
+    assert renamed.status_code == 200, renamed.content
+    assert renamed.json()["slug"] == "oak" and Club.objects.get(slug="oak").name == "The Oak"
+    changed = owner_client.put("/api/v1/clubs/oak/members/bob/",
+                               {"display_name": "Robert", "role": "viewer"}, format="json")
+    assert changed.status_code == 200, changed.content
+    bob = Member.objects.get(club=club, name="bob")
+    assert (bob.display_name, bob.role) == ("Robert", "viewer")
+    # sent, it must still be the same; a new club or member still needs one
+    assert problem(owner_client.put("/api/v1/clubs/oak/", {"slug": "pine", "name": "P"}, format="json"),
+                   400)["errors"][0]["field"] == "slug"
+    assert problem(owner_client.post("/api/v1/clubs/oak/members/", {"role": "viewer"}, format="json"),
+                   400)["errors"][0]["field"] == "name"
+    assert problem(owner_client.post("/api/v1/clubs/", {"name": "Pine"}, format="json"),
+                   400)["errors"][0]["field"] == "slug"
+
+
 @pytest.mark.parametrize("role", ["scorer", "player", "viewer"])
 def test_only_owner_may_rename_club(club, api_client_for, role):
     body = problem(api_client_for(role).patch("/api/v1/clubs/oak/", {"name": "Mine"}, format="json"), 403)
