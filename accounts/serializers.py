@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from loo_ledger.fields import KnownFieldsOnly
 
@@ -76,6 +77,9 @@ class KeyKeptOnUpdate:
         return fields
 
 
+SLUG_TAKEN = "This slug is taken by another club; choose another."
+
+
 class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
     """A club, with the caller's own role in it and links to what hangs off it."""
 
@@ -102,6 +106,15 @@ class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializ
         model = Club
         fields = ["slug", "name", "created_at", "role", "member_name", "links"]
         read_only_fields = ["created_at"]
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """A slug taken is a 400 on ``slug`` in words (the model's own said "club with this slug
+        already exists."); two requests taking it at once: ``club_create``'s 409."""
+        fields = super().get_fields()
+        for validator in fields["slug"].validators:
+            if isinstance(validator, UniqueValidator):
+                validator.message = SLUG_TAKEN
+        return fields
 
     def get_role(self, club: Club) -> str | None:
         member = self.context.get("member")

@@ -187,6 +187,8 @@ def test_creating_a_club_with_a_chosen_seat_name(club, viewer_client):
 def test_creating_a_club_with_a_taken_slug_is_refused(club, other_club, viewer_client):
     body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "elm", "name": "Mine"}, format="json"), 400)
     assert [e["field"] for e in body["errors"]] == ["slug"]
+    # in words (it said "club with this slug already exists.")
+    assert body["errors"][0]["message"] == "This slug is taken by another club; choose another."
     assert Club.objects.get(slug="elm").name == "Elm Card Club"
 
 
