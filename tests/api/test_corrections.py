@@ -288,6 +288,14 @@ def test_reason_is_required(played, scorer_client):
     assert data["errors"][0]["field"] == "reason"
 
 
+def test_a_reason_is_at_most_2000_characters(played, scorer_client):
+    # docs/api.md: "reason (required, at most 2,000 characters, kept with the revision)"
+    data = problem(correct(scorer_client, played, 1, FIXED, reason="r" * 2001), 400)
+    assert [e["field"] for e in data["errors"]] == ["reason"]
+    assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 1
+    assert correct(scorer_client, played, 1, FIXED, reason="r" * 2000).status_code == 201
+
+
 def test_closed_session_refuses_corrections(played, scorer_client):
     GameSession.objects.filter(pk=played.pk).update(status="closed")
     assert problem(correct(scorer_client, played, 1, FIXED), 409)["code"] == "session-closed"
