@@ -198,6 +198,17 @@ def test_creating_a_club_with_a_bad_slug_is_refused(club, viewer_client):
     assert not Club.objects.filter(name="x").exists()
 
 
+@pytest.mark.parametrize("handle", ["-ann", "_ann", "Ann", "a" * 33, "zoë"])
+def test_a_handle_or_slug_starts_with_a_letter_or_digit(club, owner_client, handle):
+    # accounts.md: 1-32 lower-case letters, digits, - or _, the first a letter or digit
+    for path, body, field in (("/api/v1/clubs/oak/members/", {"name": handle}, "name"),
+                              ("/api/v1/clubs/", {"slug": handle, "name": "x"}, "slug")):
+        body = problem(owner_client.post(path, body, format="json"), 400)
+        assert {e["field"] for e in body["errors"]} == {field}
+    assert owner_client.post("/api/v1/clubs/oak/members/", {"name": "0-a_b"},
+                             format="json").status_code == 201
+
+
 def test_club_detail_for_members(club, player_client):
     body = player_client.get("/api/v1/clubs/oak/").json()
     assert (body["slug"], body["name"], body["role"]) == ("oak", "Oak Card Club", "player")
