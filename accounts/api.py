@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import django_filters
 from django.contrib.auth import update_session_auth_hash
 from django.db import transaction
 from django.db.models import QuerySet
@@ -19,11 +20,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
+from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 
 from .login_limits import LoginRateThrottle
-from .models import Club, Member
+from .models import Club, Member, Role
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
 from .services import club_create, member_unlink, password_change, token_for_login
 from .tenancy import (
@@ -161,6 +163,14 @@ class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
             return super().update(request, *args, **kwargs)
 
 
+class MemberFilter(django_filters.FilterSet):
+    role = choice_filter("role", Role.choices)
+
+    class Meta:
+        model = Member
+        fields = ["role"]
+
+
 @extend_schema(tags=["clubs"])
 class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView):
     """The club's members (players at the table, with or without a login); owners add members."""
@@ -169,7 +179,7 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
 
     serializer_class = MemberSerializer
     permission_classes = [IsClubOwner]
-    filterset_fields = ["role"]
+    filterset_class = MemberFilter
 
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user")).order_by("name")
