@@ -91,6 +91,7 @@ class StrictBooleanField(serializers.BooleanField):
         super().__init__(**kwargs)
         if isinstance(self.default, bool):
             self.default_empty_html = False  # in a form: an unticked box, left out, is false
+            self.initial = self.default  # and the browsable API's box starts as the default
 
     def to_internal_value(self, data: Any) -> bool | None:
         in_form = in_form_post(self)

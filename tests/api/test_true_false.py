@@ -112,6 +112,12 @@ def test_a_form_post_without_paid_is_owed_as_an_unticked_checkbox(oak_session, s
     assert posted.status_code == 201 and posted.json()["paid"] is True
 
 
+def test_the_browsable_apis_paid_box_starts_ticked(oak_session, scorer_client):
+    # as the JSON default: submitted untouched, the form records chips paid (unticked, owed)
+    page = scorer_client.get(session_url(oak_session, "purchases/"), HTTP_ACCEPT="text/html")
+    assert '<input type="checkbox" name="paid" value="true" checked>' in page.content.decode()
+
+
 @pytest.mark.parametrize("text", ["maybe", "2", "paid", "y e s"])
 def test_a_form_post_with_no_spelling_of_true_or_false_is_refused(oak_session, scorer_client,
                                                                   text):
