@@ -280,7 +280,11 @@ def test_corrected_record_must_keep_the_dealer(played, scorer_client):
 
 
 def test_correcting_an_unrecorded_deal_is_404(played, scorer_client):
-    problem(correct(scorer_client, played, 7, DEAL1), 404)
+    corrected = problem(correct(scorer_client, played, 7, DEAL1), 404)
+    # reading it says the same (it said "Not found", "... in this session.")
+    read = problem(scorer_client.get(f"{deals_url(played)}7/"), 404)
+    assert (read["title"], read["detail"]) == (corrected["title"], corrected["detail"]) == (
+        "No such deal", f"Deal 7 is not recorded in session {played.pk}.")
 
 
 def test_reason_is_required(played, scorer_client):
