@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import django_filters
 from django.contrib.auth import update_session_auth_hash
 from django.db import transaction
 from django.db.models import QuerySet
+from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -18,10 +20,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
+from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
+from loo_ledger.problems import Problem
 
 from .login_limits import LoginRateThrottle
-from .models import Club, Member
+from .models import Club, Member, Role
 from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
 from .services import club_create, member_unlink, password_change, token_for_login
 from .tenancy import (
@@ -159,6 +163,14 @@ class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
             return super().update(request, *args, **kwargs)
 
 
+class MemberFilter(django_filters.FilterSet):
+    role = choice_filter("role", Role.choices)
+
+    class Meta:
+        model = Member
+        fields = ["role"]
+
+
 @extend_schema(tags=["clubs"])
 class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView):
     """The club's members (players at the table, with or without a login); owners add members."""
@@ -167,7 +179,7 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
 
     serializer_class = MemberSerializer
     permission_classes = [IsClubOwner]
-    filterset_fields = ["role"]
+    filterset_class = MemberFilter
 
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user")).order_by("name")
@@ -195,15 +207,29 @@ class MemberListCreateView(ClubScopedGenericAPIView, generics.ListCreateAPIView)
         return location(self.request, reverse("member-detail", args=[self.club.slug, data["name"]]))
 
 
+class MemberByName:
+    """A member looked up by the ``name`` in the URL; an unknown one is a 404 that says so
+    (not Django's "No Member matches the given query.")."""
+
+    lookup_field = "name"
+    kwargs: dict[str, Any]
+
+    def get_object(self) -> Member:
+        try:
+            return super().get_object()  # type: ignore[misc]
+        except Http404:
+            raise Problem(404, detail=f"No member named '{self.kwargs['name']}' in this club.",
+                          code="not-found") from None
+
+
 @extend_schema(tags=["clubs"])
-class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+class MemberDetailView(MemberByName, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One member; owners change the display name, the role or the linked login."""
 
     name = "Member"  # the browsable API's title and breadcrumb
 
     serializer_class = MemberSerializer
     permission_classes = [IsClubOwner]
-    lookup_field = "name"
 
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.select_related("user"))
@@ -215,7 +241,7 @@ class MemberDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView)
 
 
 @extend_schema(tags=["clubs"])
-class MemberLoginView(ClubScopedGenericAPIView):
+class MemberLoginView(MemberByName, ClubScopedGenericAPIView):
     """DELETE: unlink the member's login. Owners may unlink anyone; any member may unlink their
     own login, i.e. leave the club (an owner linked them, maybe without asking). The member and
     its name stay; the club keeps an owner who can log in."""
@@ -223,7 +249,6 @@ class MemberLoginView(ClubScopedGenericAPIView):
     name = "Member's login"  # the browsable API's title and breadcrumb
 
     permission_classes = [IsClubOwnerOrThisMember]
-    lookup_field = "name"
 
     def get_queryset(self) -> QuerySet[Member]:
         return self.scope(Member.objects.all())

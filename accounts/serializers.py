@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.validators import UniqueValidator
 
 from loo_ledger.fields import KnownFieldsOnly
 
@@ -61,8 +62,28 @@ class LinksField(serializers.Field):
         return {key: link(self.context, name, **kwargs) for key, (name, _) in self.links.items()}
 
 
-class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+class KeyKeptOnUpdate:
+    """The field that names the object in its URL (a club's slug, a member's name) never
+    changes, so an update may leave it out: a PUT of the fields that can change is whole.
+    Sent, it must be the same (``validate_<key>``)."""
+
+    key_field: str
+    instance: Any
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()  # type: ignore[misc]
+        if self.instance is not None:
+            fields[self.key_field].required = False
+        return fields
+
+
+SLUG_TAKEN = "This slug is taken by another club; choose another."
+
+
+class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
     """A club, with the caller's own role in it and links to what hangs off it."""
+
+    key_field = "slug"
 
     role = serializers.SerializerMethodField(help_text="Your role in this club.")
     links = LinksField("ClubLinks", {
@@ -85,6 +106,15 @@ class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
         model = Club
         fields = ["slug", "name", "created_at", "role", "member_name", "links"]
         read_only_fields = ["created_at"]
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """A slug taken is a 400 on ``slug`` in words (the model's own said "club with this slug
+        already exists."); two requests taking it at once: ``club_create``'s 409."""
+        fields = super().get_fields()
+        for validator in fields["slug"].validators:
+            if isinstance(validator, UniqueValidator):
+                validator.message = SLUG_TAKEN
+        return fields
 
     def get_role(self, club: Club) -> str | None:
         member = self.context.get("member")
@@ -130,8 +160,10 @@ class UsernameField(serializers.SlugRelatedField):
         return super().to_internal_value(data)
 
 
-class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+class MemberSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
     """A member: a seat name at the table, a role, and optionally a login."""
+
+    key_field = "name"
 
     user = UsernameField(
         slug_field="username",

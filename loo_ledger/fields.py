@@ -82,8 +82,16 @@ class StrictBooleanField(serializers.BooleanField):
     ``"on"``, ``"t"``, ``1`` and ``0.0`` in a JSON body too, so ``"paid": "no"`` and
     ``"paid": "false"`` hinge on a list of spellings a client cannot see; here any of them is a
     400 with :func:`true_false_message`. A form post (multipart or urlencoded) carries only
-    text: there the spellings DRF reads are read (a missing checkbox is false, as DRF has it).
-    The schema is a ``BooleanField``'s: ``type: boolean``."""
+    text: there the spellings DRF reads are read, and a field left out is false, as an
+    unticked checkbox is not sent (DRF would give it the field's default: the browsable API's
+    purchase form, unticked, recorded chips owed as paid). A ``null`` default ("work it out")
+    stays null. The schema is a ``BooleanField``'s: ``type: boolean``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if isinstance(self.default, bool):
+            self.default_empty_html = False  # in a form: an unticked box, left out, is false
+            self.initial = self.default  # and the browsable API's box starts as the default
 
     def to_internal_value(self, data: Any) -> bool | None:
         in_form = in_form_post(self)

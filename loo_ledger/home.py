@@ -14,6 +14,7 @@ from rest_framework.settings import api_settings
 from accounts.models import Member
 from accounts.tenancy import resolve_membership
 from games.models import GameSession
+from loo_ledger.pagination import PageRefused, page_number
 
 SESSIONS_SHOWN = 20
 
@@ -31,24 +32,10 @@ def home_page(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"clubs": clubs})
 
 
-class PageRefused(Exception):
-    """``?page=`` names no page: ``status`` 400 (not a page number) or 404 (past the last)."""
-
-    def __init__(self, status: int, message: str):
-        self.status, self.message = status, message
-        super().__init__(message)
-
-
 def page_of(request: HttpRequest, paginator: Paginator) -> Page:
     """The page ``?page=`` asks for (from 1; none: the first), as the API's lists page: a page
     past the last is not found. Raises ``PageRefused`` saying why."""
-    asked = request.GET.get("page", "1")
-    if not (asked.isascii() and asked.isdigit() and int(asked) >= 1):
-        raise PageRefused(400, f"page must be a whole number from 1, not {asked!r}.")
-    if int(asked) > paginator.num_pages:
-        raise PageRefused(404, f"There is no page {int(asked)}: the last is page "
-                               f"{paginator.num_pages}.")
-    return paginator.page(int(asked))
+    return paginator.page(page_number(request.GET.get("page", "1"), paginator))
 
 
 def page_links(request: HttpRequest, page: Page) -> dict[str, Any]:

@@ -1,7 +1,9 @@
-"""Content negotiation: an unknown ``?format=`` is a 406 naming the formats there are.
+"""Content negotiation: a format nobody offers is a 406 naming the formats there are.
 
 DRF answers a format no renderer offers with a bare 404, as if the resource did not exist;
-``Accept: application/xml`` on the same URL is a 406. The two now agree.
+``Accept: application/xml`` on the same URL is a 406. The two now agree, and both say what
+the URL offers: ``?format=`` by name, ``Accept`` by media type (DRF's own 406 said only
+"Could not satisfy the request Accept header.").
 """
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from typing import Any
 
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
+
+ACCEPT_SHOWN = 100  # characters of the Accept header a 406 repeats
 
 
 class ProblemContentNegotiation(DefaultContentNegotiation):
@@ -18,3 +22,23 @@ class ProblemContentNegotiation(DefaultContentNegotiation):
             offered = ", ".join(dict.fromkeys(r.format for r in renderers))
             raise NotAcceptable(f"Unknown format {format!r}: this URL offers {offered}.")
         return chosen
+
+    def select_renderer(self, request: Any, renderers: list[Any],
+                        format_suffix: str | None = None) -> tuple[Any, str]:
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except NotAcceptable as refused:
+            if refused.available_renderers is None:  # filter_renderers' own, already worded
+                raise
+            raise NotAcceptable(not_acceptable_detail(request, refused.available_renderers),
+                                available_renderers=refused.available_renderers) from None
+
+
+def not_acceptable_detail(request: Any, renderers: list[Any]) -> str:
+    """Why nothing matched: the ``Accept`` header as sent, and the media types on offer here
+    (those left by ``?format=``, when one was given)."""
+    accept = request.META.get("HTTP_ACCEPT", "")
+    if len(accept) > ACCEPT_SHOWN:
+        accept = accept[:ACCEPT_SHOWN] + "..."
+    offered = ", ".join(dict.fromkeys(r.media_type for r in renderers))
+    return f"Nothing here matches Accept: {accept!r}; this URL offers {offered}."

@@ -16,6 +16,7 @@ from typing import Any
 import django_filters
 
 from games.models import Deal, GameSession
+from loo_ledger.filters import choice_filter
 from loo_ledger.problems import Problem
 
 DATE_FROM, DATE_TO = "date_from", "date_to"
@@ -81,7 +82,7 @@ def date_range(query: Mapping[str, Any], aliases: Mapping[str, str] | None = Non
 class SessionFilter(django_filters.FilterSet):
     date_from = django_filters.DateFilter(field_name="date", lookup_expr="gte", label=DATE_HELP[DATE_FROM])
     date_to = django_filters.DateFilter(field_name="date", lookup_expr="lte", label=DATE_HELP[DATE_TO])
-    status = django_filters.ChoiceFilter(choices=GameSession.Status.choices)
+    status = choice_filter("status", GameSession.Status.choices)
 
     class Meta:
         model = GameSession
@@ -96,9 +97,9 @@ class SessionFilter(django_filters.FilterSet):
 
 
 class DealFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(
+    status = choice_filter(
+        "status", [("valid", "valid"), ("irregular", "irregular"), ("unverified", "unverified")],
         field_name="current__status",
-        choices=[("valid", "valid"), ("irregular", "irregular"), ("unverified", "unverified")],
     )
     violation = django_filters.CharFilter(
         field_name="current__violations__rule", distinct=True,

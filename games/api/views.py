@@ -158,10 +158,11 @@ class DealDetailView(SessionScopedMixin, ClubScopedAPIView):
     permission_classes = [CanRead]
 
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        deal = deal_get(session=self.get_session(), number=self.kwargs["number"])
-        if deal is None:
-            raise Problem(404, detail=f"Deal {self.kwargs['number']} is not recorded in this session.",
-                          code="not-found")
+        session = self.get_session()
+        deal = deal_get(session=session, number=self.kwargs["number"])
+        if deal is None:  # in the words of a correction of it (games.services.deals)
+            raise Problem(404, "No such deal", code="not-found",
+                          detail=f"Deal {self.kwargs['number']} is not recorded in session {session.pk}.")
         return Response(s.DealDetailSerializer(deal).data)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -16,7 +15,7 @@ from accounts.tenancy import CanRecord, ClubScopedAPIView, lock_club_and_recheck
 from games.api.schema import ImportJobSchema, problems
 from games.api.views import IDEMPOTENCY_PARAM
 from games.imports.models import ImportJob
-from games.imports.services import import_job_create, import_job_retry
+from games.imports.services import import_job_create, import_job_retry, no_such_import
 from games.services import limits
 from games.services.idempotency import idempotent
 from loo_ledger.locations import location
@@ -169,7 +168,9 @@ class ImportDetailView(ClubScopedAPIView):
 
     @extend_schema(responses={200: ImportJobSchema, **problems(401, 404)})
     def get(self, request: Request, club: str, job_id: int) -> Response:
-        job = get_object_or_404(ImportJob.objects.select_related("club"), pk=job_id, club=self.club)
+        job = ImportJob.objects.select_related("club").filter(pk=job_id, club=self.club).first()
+        if job is None:
+            raise no_such_import(job_id)
         return Response(job_json(request, job))
 
 

@@ -210,6 +210,11 @@ def import_job_create(*, club: Club, user: Any, source: str, filename: str = "",
     return job
 
 
+def no_such_import(job_id: int) -> Problem:
+    """The 404 of an import this club does not have (its own, or as good as another club's)."""
+    return Problem(404, detail=f"No import {job_id} in this club.", code="not-found")
+
+
 def import_job_retry(*, club: Club, job_id: int) -> ImportJob:
     """Queue a job again (a failed one, or one whose worker died), once the transaction commits.
     Refused, 409, once the job stored its session (whatever a run under way says of it), and as a
@@ -223,7 +228,7 @@ def import_job_retry(*, club: Club, job_id: int) -> ImportJob:
         job = (ImportJob.objects.select_for_update(of=("self",)).select_related("club")
                .filter(pk=job_id, club=club).first())
         if job is None:
-            raise Problem(404, detail=f"No import {job_id} in this club.", code="not-found")
+            raise no_such_import(job_id)
         if job.session_id is not None:
             raise Problem(409, "Already imported",
                           detail=f"Import {job.pk} already stored session {job.session_id}.",

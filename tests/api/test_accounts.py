@@ -187,6 +187,8 @@ def test_creating_a_club_with_a_chosen_seat_name(club, viewer_client):
 def test_creating_a_club_with_a_taken_slug_is_refused(club, other_club, viewer_client):
     body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "elm", "name": "Mine"}, format="json"), 400)
     assert [e["field"] for e in body["errors"]] == ["slug"]
+    # in words (it said "club with this slug already exists.")
+    assert body["errors"][0]["message"] == "This slug is taken by another club; choose another."
     assert Club.objects.get(slug="elm").name == "Elm Card Club"
 
 
@@ -194,6 +196,17 @@ def test_creating_a_club_with_a_bad_slug_is_refused(club, viewer_client):
     body = problem(viewer_client.post("/api/v1/clubs/", {"slug": "Big Club!", "name": "x"}, format="json"), 400)
     assert [e["field"] for e in body["errors"]] == ["slug"]
     assert not Club.objects.filter(name="x").exists()
+
+
+@pytest.mark.parametrize("handle", ["-ann", "_ann", "Ann", "a" * 33, "zoë"])
+def test_a_handle_or_slug_starts_with_a_letter_or_digit(club, owner_client, handle):
+    # accounts.md: 1-32 lower-case letters, digits, - or _, the first a letter or digit
+    for path, body, field in (("/api/v1/clubs/oak/members/", {"name": handle}, "name"),
+                              ("/api/v1/clubs/", {"slug": handle, "name": "x"}, "slug")):
+        body = problem(owner_client.post(path, body, format="json"), 400)
+        assert {e["field"] for e in body["errors"]} == {field}
+    assert owner_client.post("/api/v1/clubs/oak/members/", {"name": "0-a_b"},
+                             format="json").status_code == 201
 
 
 def test_club_detail_for_members(club, player_client):
@@ -215,6 +228,26 @@ def test_owner_renames_club_but_not_its_slug(club, owner_client):
     body = problem(owner_client.patch("/api/v1/clubs/oak/", {"slug": "pine"}, format="json"), 400)
     assert body["errors"][0]["field"] == "slug"
     assert Club.objects.filter(slug="oak").exists()
+
+
+def test_a_put_may_leave_out_the_slug_or_name_that_cannot_change(club, owner_client):
+    # accounts.md: PUT/PATCH a club's `name`, a member's `display_name`, `role`, `user`; a PUT
+    # of just those was a 400 "This field is required." on the slug or name
+    renamed = owner_client.put("/api/v1/clubs/oak/", {"name": "The Oak"}, format="json")
+    assert renamed.status_code == 200, renamed.content
+    assert renamed.json()["slug"] == "oak" and Club.objects.get(slug="oak").name == "The Oak"
+    changed = owner_client.put("/api/v1/clubs/oak/members/bob/",
+                               {"display_name": "Robert", "role": "viewer"}, format="json")
+    assert changed.status_code == 200, changed.content
+    bob = Member.objects.get(club=club, name="bob")
+    assert (bob.display_name, bob.role) == ("Robert", "viewer")
+    # sent, it must still be the same; a new club or member still needs one
+    assert problem(owner_client.put("/api/v1/clubs/oak/", {"slug": "pine", "name": "P"}, format="json"),
+                   400)["errors"][0]["field"] == "slug"
+    assert problem(owner_client.post("/api/v1/clubs/oak/members/", {"role": "viewer"}, format="json"),
+                   400)["errors"][0]["field"] == "name"
+    assert problem(owner_client.post("/api/v1/clubs/", {"name": "Pine"}, format="json"),
+                   400)["errors"][0]["field"] == "slug"
 
 
 @pytest.mark.parametrize("role", ["scorer", "player", "viewer"])
@@ -408,7 +441,11 @@ def test_an_owner_may_step_down_when_another_remains(club, owner_client):
 
 
 def test_unknown_member_is_404(club, owner_client):
-    problem(owner_client.get("/api/v1/clubs/oak/members/zed/"), 404)
+    # the detail said Django's "No Member matches the given query."
+    for answer in (owner_client.get("/api/v1/clubs/oak/members/zed/"),
+                   owner_client.patch("/api/v1/clubs/oak/members/zed/", {"role": "viewer"}, format="json"),
+                   owner_client.delete("/api/v1/clubs/oak/members/zed/user/")):
+        assert problem(answer, 404)["detail"] == "No member named 'zed' in this club."
 
 
 def test_members_cannot_be_deleted_over_rest(club, owner_client):

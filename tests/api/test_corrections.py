@@ -280,12 +280,24 @@ def test_corrected_record_must_keep_the_dealer(played, scorer_client):
 
 
 def test_correcting_an_unrecorded_deal_is_404(played, scorer_client):
-    problem(correct(scorer_client, played, 7, DEAL1), 404)
+    corrected = problem(correct(scorer_client, played, 7, DEAL1), 404)
+    # reading it says the same (it said "Not found", "... in this session.")
+    read = problem(scorer_client.get(f"{deals_url(played)}7/"), 404)
+    assert (read["title"], read["detail"]) == (corrected["title"], corrected["detail"]) == (
+        "No such deal", f"Deal 7 is not recorded in session {played.pk}.")
 
 
 def test_reason_is_required(played, scorer_client):
     data = problem(scorer_client.post(f"{deals_url(played)}1/corrections", {"record": FIXED}, format="json"), 400)
     assert data["errors"][0]["field"] == "reason"
+
+
+def test_a_reason_is_at_most_2000_characters(played, scorer_client):
+    # docs/api.md: "reason (required, at most 2,000 characters, kept with the revision)"
+    data = problem(correct(scorer_client, played, 1, FIXED, reason="r" * 2001), 400)
+    assert [e["field"] for e in data["errors"]] == ["reason"]
+    assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 1
+    assert correct(scorer_client, played, 1, FIXED, reason="r" * 2000).status_code == 201
 
 
 def test_closed_session_refuses_corrections(played, scorer_client):

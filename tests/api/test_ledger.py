@@ -122,6 +122,19 @@ def test_check_ledger_command_passes_on_sound_books(played, capsys):
     assert f"session {played.pk}: ok, 3 deals, 80 chips issued" in out
 
 
+def test_check_ledger_says_what_a_closed_session_sold_and_bought_back(played, make_session,
+                                                                     capsys):
+    # a closed session's "0 chips issued" read as if no chip was ever sold
+    from games.services.closing import session_close
+
+    session_close(session=played)
+    one = make_session()
+    call_command("check_ledger")
+    out = capsys.readouterr().out
+    assert f"session {played.pk}: ok, 3 deals, 0 chips issued (80 sold, 80 bought back)" in out
+    assert f"session {one.pk}: ok, 0 deals, 80 chips issued\n" in out
+
+
 def test_check_ledger_unknown_session(played):
     with pytest.raises(CommandError, match="no session"):
         call_command("check_ledger", "--session", "999999")

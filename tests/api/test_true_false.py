@@ -97,6 +97,27 @@ def test_a_form_post_reads_the_usual_spellings(oak_session, scorer_client, text,
     assert ChipPurchase.objects.get(pk=posted.json()["id"]).paid is paid
 
 
+def test_a_form_post_without_paid_is_owed_as_an_unticked_checkbox(oak_session, scorer_client):
+    # docs/api.md: "in a form, as in an HTML checkbox, a paid left out is false (owed)"; it was
+    # recorded paid (DRF gives a form's missing field its default), so the browsable API's
+    # purchase form could not record chips owed
+    url = session_url(oak_session, "purchases/")
+    for posted in (scorer_client.post(url, {"player": "ann", "chips": "2"}, format="multipart"),
+                   scorer_client.post(url, "player=ann&chips=2",
+                                      content_type="application/x-www-form-urlencoded")):
+        assert posted.status_code == 201, posted.content
+        assert ChipPurchase.objects.get(pk=posted.json()["id"]).paid is False
+    # a JSON body without paid is paid, as before (the default)
+    posted = scorer_client.post(url, {"player": "ann", "chips": 2}, format="json")
+    assert posted.status_code == 201 and posted.json()["paid"] is True
+
+
+def test_the_browsable_apis_paid_box_starts_ticked(oak_session, scorer_client):
+    # as the JSON default: submitted untouched, the form records chips paid (unticked, owed)
+    page = scorer_client.get(session_url(oak_session, "purchases/"), HTTP_ACCEPT="text/html")
+    assert '<input type="checkbox" name="paid" value="true" checked>' in page.content.decode()
+
+
 @pytest.mark.parametrize("text", ["maybe", "2", "paid", "y e s"])
 def test_a_form_post_with_no_spelling_of_true_or_false_is_refused(oak_session, scorer_client,
                                                                   text):

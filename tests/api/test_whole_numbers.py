@@ -135,6 +135,22 @@ def test_the_session_service_refuses_true_for_a_number_too(make_session, changes
     assert not GameSession.objects.exists()
 
 
+#: each case's bounds, as docs/api.md's "Request bodies" gives them (games/services/limits.py)
+BOUNDS = {"session chip_value": (1, 10**9), "session buy-in": (1, 10**9), "deal number": (1, 10**9),
+          "purchase chips": (1, 10**9), "purchase money": (0, 10**15),
+          "payment money": (-(10**15), 10**15), "replay pool": (0, 10**9)}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_a_whole_number_past_its_documented_bounds_is_refused(owing, scorer_client, case):
+    what, path, body, field, _message, stored = case
+    before = stored()
+    for bad in (BOUNDS[what][0] - 1, BOUNDS[what][1] + 1):
+        data = problem(scorer_client.post(path(owing), body(bad), format="json"), 400)
+        assert [e["field"] for e in data["errors"]] == [field], bad
+    assert stored() == before
+
+
 @pytest.mark.parametrize("component, prop, bounds", [
     ("SessionCreateRequest", "chip_value", (1, 10**9)),
     ("DealCreateRequest", "number", (1, 10**9)),

@@ -657,6 +657,19 @@ def test_an_unknown_format_is_406_like_an_unknown_accept(closed_session, viewer_
     assert "'xml'" in body["detail"] and "csv" in body["detail"] and "pdf" in body["detail"]
 
 
+def test_an_unmatched_accept_header_names_the_media_types_offered(closed_session, viewer_client):
+    # DRF's own 406 said only "Could not satisfy the request Accept header."
+    by_header = problem(viewer_client.get(url(closed_session, "report"),
+                                               HTTP_ACCEPT="application/xml"), 406)
+    assert "'application/xml'" in by_header["detail"]
+    assert all(kind in by_header["detail"] for kind in ("application/json", "text/csv", "application/pdf"))
+    # ?format= and Accept that disagree: what the format leaves on offer is named
+    both = problem(viewer_client.get(url(closed_session, "report"), {"format": "json"},
+                                          HTTP_ACCEPT="text/csv"), 406)
+    assert "'text/csv'" in both["detail"] and "application/json" in both["detail"]
+    assert "application/pdf" not in both["detail"]
+
+
 def test_a_close_whose_answer_fails_is_not_stored(hand_session, scorer_client, monkeypatch):
     # the settlement answered is part of the close: if building it fails, nothing is closed
     from games.models import GameSession, LedgerEntry

@@ -167,6 +167,14 @@ def test_import_refusals_and_retry(scorer_client, viewer_client, outsider_client
     assert after["attempts"] == 2 and after["status"] == "failed"
 
 
+def test_an_unknown_import_is_a_404_saying_so(club, scorer_client):
+    # GET said Django's "No ImportJob matches the given query."; the retry already said this
+    for path in (f"{IMPORTS}999", f"{IMPORTS}999/retry"):
+        response = scorer_client.get(path) if path.endswith("999") else scorer_client.post(path)
+        assert response.status_code == 404
+        assert response.json()["detail"] == "No import 999 in this club."
+
+
 def test_import_session_command(club, tmp_path):
     from games.imports.models import ImportJob
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Sum
 
-from games.models import GameSession
+from games.models import GameSession, LedgerEntry
 from games.services.ledger import ledger_balances, ledger_check
 
 
@@ -34,9 +35,21 @@ class Command(BaseCommand):
                 for problem in problems:
                     self.stdout.write(f"  - {problem}")
             else:
-                issued = -ledger_balances(session)["bank"]
-                self.stdout.write(
-                    f"session {session.pk}: ok, {session.deals.count()} deals, {issued} chips issued"
-                )
+                self.stdout.write(f"session {session.pk}: ok, {sound_summary(session)}")
         if broken:
             raise CommandError(f"{broken} session ledger(s) broken", returncode=1)
+
+
+def sound_summary(session: GameSession) -> str:
+    """What a sound ledger holds: its deals and the chips out ("80 chips issued"); once the
+    banker has bought chips back, how many were sold and bought back, so that a closed
+    session's "0 chips issued" does not read as if none were ever sold."""
+    deals = session.deals.count()
+    out = -ledger_balances(session)["bank"]
+    bought_back = (LedgerEntry.objects.filter(session=session, kind=LedgerEntry.Kind.BUYBACK,
+                                              account="bank")
+                   .aggregate(chips=Sum("chips"))["chips"] or 0)
+    line = f"{deals} deal{'' if deals == 1 else 's'}, {out} chips issued"
+    if bought_back:
+        line += f" ({out + bought_back} sold, {bought_back} bought back)"
+    return line

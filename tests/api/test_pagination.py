@@ -1,0 +1,38 @@
+"""``?page=`` on the API's lists: a page that is not a whole number from 1 is a 400 naming
+``page``, one past the last a 404 saying which is the last (DRF answered both with a 404
+"Invalid page.", as if the list did not exist); the club's web page reads it by the same rule."""
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import problem, session_url
+
+LISTS = ["sessions/", "sessions/{id}/deals/", "sessions/{id}/purchases/",
+         "sessions/{id}/payments/", "members/"]
+
+
+def list_url(session, tail: str) -> str:
+    return f"/api/v1/clubs/oak/{tail.format(id=session.pk)}"
+
+
+@pytest.mark.parametrize("tail", LISTS)
+@pytest.mark.parametrize("page", ["0", "-1", "two", "1.5", "１"])
+def test_a_page_that_is_not_a_number_from_1_is_a_400_naming_page(oak_session, viewer_client, tail, page):
+    body = problem(viewer_client.get(list_url(oak_session, tail), {"page": page}), 400)
+    assert body["code"] == "validation-error"
+    [error] = body["errors"]
+    assert error["field"] == "page"
+    assert error["message"] == f"page must be a whole number from 1, not {page!r}."
+
+
+@pytest.mark.parametrize("tail", LISTS)
+def test_a_page_past_the_last_is_a_404_naming_the_last(oak_session, viewer_client, tail):
+    body = problem(viewer_client.get(list_url(oak_session, tail), {"page": str(10**30)}), 404)
+    assert body["code"] == "not-found"
+    assert body["detail"] == f"There is no page {10**30}: the last is page 1."
+
+
+def test_pages_that_exist_still_answer(oak_session, viewer_client):
+    for page in ("1", "last", ""):
+        answer = viewer_client.get(session_url(oak_session, "purchases/"), {"page": page})
+        assert answer.status_code == 200 and answer.json()["count"] == 4
