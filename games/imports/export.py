@@ -32,7 +32,7 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
     """Header, then deal records, purchase lines and void lines in posting order (a void line
     names its purchase by its place among the purchase lines, from 1), each closing's close line
     after the deals and purchases made before it and its reopening's reopen line, and the
-    payment lines, each before the first close or reopen made after it.
+    payment lines, each before the first close, reopen or void made after it.
 
     A closed session takes no deal or purchase, so between a close and its reopening only
     payments come. Payments move no chip, so they have no place among the postings; after the
