@@ -32,11 +32,12 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
     """Header, then deal records, purchase lines and void lines in posting order (a void line
     names its purchase by its place among the purchase lines, from 1), each closing's close line
     after the deals and purchases made before it and its reopening's reopen line, and the
-    payment lines, each before the first close or reopen made after it.
+    payment lines, each before the first close, reopen or void made after it.
 
     A closed session takes no deal or purchase, so between a close and its reopening only
     payments come. Payments move no chip, so they have no place among the postings; after the
-    purchases before the next close or reopen each one is taken as the payments endpoint took
+    purchases before the next close, reopen or void made after it (a void lowers the debt a
+    payment is held to) each one is taken as the payments endpoint took
     it (in an open session a player pays at most what they owe for chips, and is refunded at
     most what they paid; in a closed one, at most what the closing left owing), in the order
     they were recorded."""
@@ -58,15 +59,27 @@ def session_lines(session: GameSession) -> Iterator[dict[str, Any]]:
     for event in closings_log(session):
         if event.action == SessionClosing.Action.CLOSE:
             while postings and _before(postings[0], event):
-                yield postings.popleft()[3]
+                yield from _posted(postings.popleft(), payments)
         while payments and payments[0].created_at <= event.at:
             yield _payment(payments.popleft())
         line = close_line if event.action == SessionClosing.Action.CLOSE else reopen_line
         yield line(reason=event.reason)
-    for _posting, _kind, _at, line in postings:
-        yield line
+    for posted in postings:
+        yield from _posted(posted, payments)
     for payment in payments:
         yield _payment(payment)
+
+
+def _posted(posted: tuple[int, int, Any, dict[str, Any]], payments: deque[ChipPayment],
+            ) -> Iterator[dict[str, Any]]:
+    """A deal's, purchase's or void's line ``(posting, kind, created_at, line)``; a void's
+    after the payments recorded before it. A void lowers what its player owes, so a payment
+    made toward the voided purchase before it is taken only there: after the void it would
+    pay more than is owed (the time stamps, as for a closing that posted nothing)."""
+    if "void" in posted[3]:
+        while payments and payments[0].created_at <= posted[2]:
+            yield _payment(payments.popleft())
+    yield posted[3]
 
 
 def _before(posted: tuple[int, int, Any, Any], closing: SessionClosing) -> bool:

@@ -1,7 +1,7 @@
 """REST endpoints: a session's report (JSON / CSV / PDF) and the club's results over a range.
 
 Formats are chosen with `?format=json|csv|pdf` (or the Accept header); CSV takes
-`?table=players|deals|transfers` (default players).
+`?table=players|deals|transfers|purchases` (default players).
 """
 from __future__ import annotations
 

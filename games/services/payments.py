@@ -40,8 +40,9 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
     """Why ``player`` cannot pay ``money`` now (None when they can), from the figures alone:
     a seat, a whole non-zero amount (at most ``MAX_MONEY`` either way), a memo within
     ``limits.MAX_MEMO_CHARS`` (refused, not cut), not the banker, and while the session is open
-    not more than ``owed`` for chips. The payments endpoint and a session file's payment lines
-    ask it."""
+    not more than ``owed`` for chips (below zero when more was paid than the chips standing
+    cost, as after a purchase paid for later is voided: then no payment, and any refund up to
+    what was paid). The payments endpoint and a session file's payment lines ask it."""
     if player not in seats:
         return {"field": "player", "player": player,
                 "message": f"'{player}' is not seated in this session."}
@@ -57,9 +58,9 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
     if player == banker:
         return {"field": "player", "player": player,
                 "message": f"{player} is the banker: the banker's own chips are paid to nobody."}
-    if is_open and money > owed:
+    if is_open and money > max(owed, 0):  # a refund is held to what was paid (refund_problem)
         return {"field": "money", "player": player,
-                "message": f"{player} owes {owed} for chips and cannot pay {money}."}
+                "message": f"{player} owes {max(owed, 0)} for chips and cannot pay {money}."}
     return None
 
 

@@ -86,6 +86,27 @@ def test_a_void_of_an_owed_purchase_takes_the_chips_back_and_the_debt_with_them(
     assert ledger_check(oak_session) == []
 
 
+def test_money_paid_later_toward_a_voided_purchase_is_refunded_in_parts(oak_session,
+                                                                        scorer_client):
+    """bob pays 150 toward 15 chips owed, and the purchase is voided: he has paid 150 for
+    nothing, so a refund of any part of it is taken (and no payment more)."""
+    bought = buy(scorer_client, oak_session, "bob", 15, paid=False)
+    payments = session_url(oak_session, "payments/")
+    assert scorer_client.post(payments, {"player": "bob", "money": 150},
+                              format="json").status_code == 201
+    assert void(scorer_client, oak_session, bought).status_code == 201
+    refund = scorer_client.post(payments, {"player": "bob", "money": -100}, format="json")
+    assert refund.status_code == 201, refund.content
+    more = scorer_client.post(payments, {"player": "bob", "money": 10}, format="json")
+    assert problem(more, 400)["errors"][0]["message"] == "bob owes 0 for chips and cannot pay 10."
+    too_much = scorer_client.post(payments, {"player": "bob", "money": -60}, format="json")
+    assert problem(too_much, 400)["errors"][0]["message"] == (
+        "bob has paid 50 later and cannot be refunded 60.")
+    assert scorer_client.post(payments, {"player": "bob", "money": -50},
+                              format="json").status_code == 201
+    assert totals(scorer_client, oak_session)["owed"]["bob"] == 0
+
+
 def test_a_void_of_a_purchase_paid_on_the_spot_hands_the_money_back(oak_session, scorer_client):
     bought = buy(scorer_client, oak_session, "ann", 10)
     assert totals(scorer_client, oak_session)["money"]["ann"] == 300

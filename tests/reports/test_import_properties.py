@@ -1,6 +1,6 @@
 """The session-file import, for any file a client might send (hypothesis): a valid generated
-session file (any preset, 2-6 seats, a few deals, purchases, payments, maybe a close), with one
-or two mutations drawn on top (a line dropped, duplicated, swapped, truncated; a field deleted,
+session file (any preset, 2-6 seats, a few deals, purchases, payments, maybe a void, maybe a
+close), with one or two mutations drawn on top (a line dropped, duplicated, swapped, truncated; a field deleted,
 renamed or given another type; a card misspelt or played twice; a seat renamed; blank lines, a
 BOM, bytes that are not UTF-8; the header's rules unknown or impossible), posted to
 ``POST imports/`` (eager Celery). The properties:
@@ -32,6 +32,7 @@ from games.models import (
     DealRevision,
     GameSession,
     LedgerEntry,
+    PurchaseVoid,
     SessionClosing,
 )
 from games.rules import PRESETS
@@ -45,7 +46,8 @@ RULES: list[dict[str, Any]] = [{"preset": name} for name in PRESETS] + [
     {"game": "three-card", "end_pool": "final-deal"},
     {"game": "poker-loo", "loo_cap": 40},
 ]
-ROWS = (GameSession, ChipPurchase, Deal, DealRevision, LedgerEntry, ChipPayment, SessionClosing)
+ROWS = (GameSession, ChipPurchase, Deal, DealRevision, LedgerEntry, ChipPayment, SessionClosing,
+        PurchaseVoid)
 #: values a field may be given instead of its own
 ODD_VALUES = ["x", "", 1.5, True, False, None, [], [1], {}, {"a": 1}, 2**63, -(2**63) - 1,
               -1, 0, 10**30, float("nan"), float("inf"), "ann", "pool", "3"]
@@ -87,6 +89,14 @@ def session_files(draw) -> list[str]:
             owed[player] = owed.get(player, 0) + 10 * header["chip_value"]
     for player, debt in owed.items():  # a payment toward it, at the end
         lines.append({"payment": {"player": player, "money": draw(st.integers(1, debt))}})
+    if draw(st.booleans()):  # a buy-in or a purchase voided, anywhere after it (a payment too)
+        made = [0] * sum(1 for s in seats if header["buy_ins"].get(s))
+        made += [i for i, x in enumerate(lines) if "purchase" in x]
+        if made:
+            place = draw(st.integers(1, len(made)))
+            at = draw(st.integers(made[place - 1] + 1, len(lines)))
+            lines.insert(at, {"void": {"purchase": place, "reason": "keyed by mistake"}})
+            event("a void")
     if draw(st.booleans()):
         lines.append({"close": {"reason": "the evening ends"}})
         if draw(st.booleans()):
@@ -204,6 +214,8 @@ def stored(session: GameSession) -> dict[str, Any]:
                      session.deals.select_related("current").order_by("number")],
         "purchases": list(ChipPurchase.objects.filter(session=session).order_by("posting")
                           .values_list("player", "chips", "money", "paid", "memo")),
+        "voids": list(PurchaseVoid.objects.filter(purchase__session=session).order_by("posting")
+                      .values_list("purchase__posting", "reason")),
         "payments": list(ChipPayment.objects.filter(session=session).order_by("pk")
                          .values_list("player", "money", "memo")),
         "closes": list(SessionClosing.objects.filter(session=session).order_by("at", "id")

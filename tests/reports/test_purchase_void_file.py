@@ -150,3 +150,24 @@ def test_a_file_with_more_voids_than_a_session_holds_purchases_is_refused_unread
         parse_session_file(text)
     assert refused.value.errors == [{"line": 6, "message": (
         "void 5: a session holds at most 4 purchases, each voided once at most")}]
+
+
+def test_a_payment_made_before_a_void_is_written_before_it(club, member_for):
+    """dan buys 100 on credit, pays for them, and then the purchase is voided (keyed for the
+    wrong player): the payment stands (refund it, or the closing pays it back), and the file
+    writes it before the void, where it was made: after the void dan owes nothing, and the
+    import would refuse a payment there."""
+    from games.services.payments import payment_record
+
+    user = member_for("owner").user
+    session = table(club)
+    slip = purchase_record(session=session, player="dan", chips=100, paid=False)
+    payment_record(session=session, player="dan", money=1000, memo="cash", user=user)
+    purchase_void(session=session, purchase_id=slip.pk, reason="it was ann's", user=user)
+    payment_record(session=session, player="dan", money=-400, memo="part back", user=user)
+    text = session_file_text(session)
+    kinds = [next(iter(json.loads(line))) for line in text.splitlines()[1:]]
+    assert kinds == [*["purchase"] * 5, "payment", "void", "payment"]
+    copy = imported(club, user, text)
+    assert money_owed(copy) == money_owed(session) == {"ann": 0, "bob": 0, "cat": 0, "dan": -600}
+    assert session_file_text(copy) == text

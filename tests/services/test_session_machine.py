@@ -798,9 +798,11 @@ class SessionMachine(RuleBasedStateMachine):
             event("paid while closed, then reopened")
             self.export_and_import_back()
 
-    @rule(player=st.integers(0, len(MEMBERS) - 1), how=st.sampled_from(["all", "part", "more", "refund"]))
+    @rule(player=st.integers(0, len(MEMBERS) - 1),
+          how=st.sampled_from(["all", "part", "more", "refund", "refund-part"]))
     def pay(self, player: int, how: str) -> None:
-        """Pay what is owed (or part of it, or more: refused), or refund what was paid later."""
+        """Pay what is owed (or part of it, or more: refused), or refund what was paid later (or
+        part of it: after a void of a purchase paid for later, more was paid than is owed)."""
         from games.reports.gather import session_report
         from games.services.payments import payment_record
 
@@ -816,7 +818,8 @@ class SessionMachine(RuleBasedStateMachine):
             m.returned if m.closed else {s: balances[s] for s in m.seats})
         assert report.pool_now == balances[POOL]
         money = {"all": owed, "part": owed // 2, "more": owed + 1,
-                 "refund": -m.paid_later.get(seat, 0)}[how]
+                 "refund": -m.paid_later.get(seat, 0),
+                 "refund-part": -(m.paid_later.get(seat, 0) // 2)}[how]
         if money == 0:
             return
         why_not = None
