@@ -77,6 +77,8 @@ class SessionSerializer(serializers.ModelSerializer):
 
 
 class SessionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
+    """A session to open: the table, the rules, the banker and the chips each player buys in."""
+
     date = serializers.DateField()
     name = serializers.CharField(max_length=MAX_NAME_CHARS, required=False, allow_blank=True,
                                  default="")
@@ -142,12 +144,16 @@ class DealDetailSerializer(DealSerializer):
 
 
 class DealCreateSerializer(KnownFieldsOnly, serializers.Serializer):
+    """A deal to record: its number in the session and its record (deal-record.md)."""
+
     number = StrictIntegerField(min_value=1, max_value=MAX_CHIPS,
                                 help_text="The deal's number: must be the session's next.")
     record = RecordField()
 
 
 class CorrectionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
+    """A correction of a recorded deal: the corrected record and why."""
+
     record = RecordField(help_text="The corrected record of this deal.")
     reason = serializers.CharField(max_length=2000, help_text="Why the record is corrected (kept with the revision).")
 
@@ -183,12 +189,16 @@ class PurchaseVoidSerializer(serializers.Serializer):
 
 
 class PurchaseVoidCreateSerializer(KnownFieldsOnly, serializers.Serializer):
+    """Why a purchase keyed in by mistake is voided."""
+
     reason = serializers.CharField(
         allow_blank=True, trim_whitespace=False,  # (the service refuses a blank one, naming it)
         help_text=f"Why the purchase is voided (required; at most {MAX_VOID_REASON_CHARS:,} characters).")
 
 
 class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+    """Chips bought from the banker (a buy-in or a rebuy), paid on the spot or owed, with its void."""
+
     created_by = serializers.SerializerMethodField()
     void = serializers.SerializerMethodField()
     money = StrictIntegerField(min_value=0, max_value=MAX_MONEY, required=False, allow_null=True,
@@ -214,6 +224,8 @@ class PurchaseSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
 
 class PaymentSerializer(KnownFieldsOnly, serializers.ModelSerializer):
+    """Money paid later toward chips bought on credit (negative: a refund)."""
+
     created_by = serializers.SerializerMethodField()
     money = StrictIntegerField(min_value=-MAX_MONEY, max_value=MAX_MONEY, unit=MONEY_UNIT,
                                help_text="Smallest currency units paid toward chips bought on "
@@ -263,6 +275,8 @@ class LedgerSerializer(serializers.Serializer):
 
 
 class ReplayRequestSerializer(KnownFieldsOnly, serializers.Serializer):
+    """A dry run: a record, the rules and the pool to judge it under; nothing is stored."""
+
     rules = RulesField(required=False, help_text="Defaults to the record's own 'rules'.")
     pool = StrictIntegerField(min_value=0, max_value=MAX_CHIPS, required=False, allow_null=True,
                               unit=CHIPS_UNIT,

@@ -141,6 +141,16 @@ def test_every_post_under_a_club_documents_the_idempotency_key(schema):
         assert {"409", "422"} <= set(operation["responses"]), path
 
 
+def test_no_body_is_described_by_a_mixins_docstring(schema):
+    # a serializer without a docstring of its own inherits KnownFieldsOnly's ("Mixin for a
+    # request serializer: ..."), which the docs then showed as what the body is
+    from loo_ledger.fields import KnownFieldsOnly
+
+    mixin = KnownFieldsOnly.__doc__.split(":")[0]
+    assert [name for name, component in schema["components"]["schemas"].items()
+            if mixin in (component.get("description") or "")] == []
+
+
 def test_token_endpoint_needs_no_credentials(schema):
     operation = schema["paths"]["/api/v1/auth/token/"]["post"]
     assert {} in operation["security"]
