@@ -259,6 +259,18 @@ def _number_problem(exc: ValueError) -> str:
     return said
 
 
+def _beside_the_line(data: dict[str, Any], kind: str) -> str | None:
+    """Why a purchase, void, payment, close or reopen line cannot be read whole (None when it
+    can): it holds its one key, and anything beside it (a second kind, a memo put outside)
+    would be passed over unread, as the API refuses a field it does not have."""
+    others = [key for key in data if key != kind]
+    if not others:
+        return None
+    named = ", ".join(json.dumps(key) for key in others)
+    return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
+            "(one line for each purchase, void, payment, close or reopen)")
+
+
 def parse_session_file(text: str) -> SessionFile:
     """Split the file into header and lines. A bad line is kept with its error, so validation
     still checks and reports every other line: an unreadable one (kind "unreadable") is taken
@@ -293,6 +305,8 @@ def parse_session_file(text: str) -> SessionFile:
         if problem is None and not_a_deal and extra in ("close", "reopen") \
                 and not isinstance(data[extra], dict):
             problem = f'a {extra} line is {{"{extra}": {{"reason": text}}}}'
+        if problem is None and not_a_deal and extra is not None:
+            problem = _beside_the_line(data, extra)
         if problem is None and not_a_deal and extra == "void" and not isinstance(data[extra], dict):
             problem = 'a void line is {"void": {"purchase": its place from 1, "reason": text}}'
         if problem:

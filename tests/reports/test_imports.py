@@ -445,6 +445,30 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     assert not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize(("beside", "named"), [
+    ({"void": {"purchase": 1, "reason": "keyed twice"}}, '"void"'),  # two lines in one
+    ({"memo": "rebuy"}, '"memo"'),  # a memo put outside the purchase
+])
+def test_a_key_beside_a_purchase_line_is_the_lines_error(scorer_client,
+                                                        django_capture_on_commit_callbacks,
+                                                        beside, named):
+    # it was passed over unread: a void, or a memo, silently lost
+    from games.models import ChipPurchase, GameSession
+
+    lines = kit.session_lines()
+    at = next(i for i, x in enumerate(lines) if "purchase" in x)
+    lines[at] = {**lines[at], **beside}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    first, *later = job["errors"]
+    assert (first["line"], first["message"]) == (at + 1, (
+        f'a purchase line holds "purchase" alone: {named} beside it would not be read (one line '
+        "for each purchase, void, payment, close or reopen)"))
+    assert all(e["line"] > at + 1 for e in later)  # (deals short of the chips it did not buy)
+    assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
+
+
 def test_a_seated_bankers_purchase_owed_is_the_lines_error(scorer_client,
                                                             django_capture_on_commit_callbacks):
     # as the purchases endpoint says: the banker's own chips are owed to nobody
