@@ -392,8 +392,9 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
                               f"from 1 to {limits.MAX_CHIPS}", field="chip_value"))
     buy_ins = h.get("buy_ins", {})
     if not isinstance(buy_ins, dict) or any(
-            s not in seats or not is_whole(n) or n < 0 for s, n in buy_ins.items()):
-        errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips", field="buy_ins"))
+            s not in seats or not is_whole(n) or n < 1 for s, n in buy_ins.items()):
+        errors.append(_err(1, "buy_ins maps seated players to whole numbers of chips from 1 (leave "
+                              "out a player who buys none)", field="buy_ins"))
     if type(h.get("allow_credit", False)) is not bool:  # (a truth test reads "false" as credit)
         errors.append(_err(1, "allow_credit is true or false", field="allow_credit"))
     if "name" in h and (problem := limits.text_problem(h["name"], limits.MAX_NAME_CHARS, "name")):

@@ -966,15 +966,21 @@ def test_a_number_in_a_file_is_a_json_integer_and_refused_as_the_api_refuses_it(
         "a decimal (20.0) or true/false.")
 
 
-def test_a_buy_in_of_true_is_the_headers_error(scorer_client, django_capture_on_commit_callbacks):
+# 0 passed the header's check, then the session refused it as the store began (a positive
+# number of chips), after the other lines had been judged with ann holding nothing
+@pytest.mark.parametrize("chips", [True, 0, -1])
+def test_a_buy_in_that_is_no_count_of_chips_bought_is_the_headers_error(
+        scorer_client, django_capture_on_commit_callbacks, chips):
     from games.models import GameSession
 
     lines = kit.session_lines(4)
-    lines[0] = {**lines[0], "buy_ins": {**lines[0]["buy_ins"], "ann": True}}
+    lines[0] = {**lines[0], "buy_ins": {**lines[0]["buy_ins"], "ann": chips}}
     job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
                     django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
-    assert [(e["line"], e["field"]) for e in job["errors"]] == [(1, "buy_ins")]
+    assert [(e["line"], e["field"], e["message"]) for e in job["errors"]][:1] == [
+        (1, "buy_ins", "buy_ins maps seated players to whole numbers of chips from 1 (leave out a "
+                       "player who buys none)")]
     assert not GameSession.objects.exists()
 
 
