@@ -979,8 +979,8 @@ def test_a_buy_in_that_is_no_count_of_chips_bought_is_the_headers_error(
                     django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     assert [(e["line"], e["field"], e["message"]) for e in job["errors"]][:1] == [
-        (1, "buy_ins", "buy_ins maps seated players to whole numbers of chips from 1 (leave out a "
-                       "player who buys none)")]
+        (1, "buy_ins", ("buy_ins maps seated players to whole numbers of chips from 1 (leave "
+                        "out a player who buys none)"))]
     assert not GameSession.objects.exists()
 
 
