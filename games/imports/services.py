@@ -259,6 +259,11 @@ def _number_problem(exc: ValueError) -> str:
     return said
 
 
+#: what a close, reopen or void line holds, as its refusal says when it holds something else
+_LINE_SHAPES = {"close": '{"reason": text}', "reopen": '{"reason": text}',
+                "void": '{"purchase": its place from 1, "reason": text}'}
+
+
 def _beside_the_line(data: dict[str, Any], kind: str) -> str | None:
     """Why a purchase, void, payment, close or reopen line cannot be read whole (None when it
     can): it holds its one key, and anything beside it (a second kind, a memo put outside)
@@ -302,13 +307,11 @@ def parse_session_file(text: str) -> SessionFile:
             extra is not None or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and extra is None:
             problem = "a second session header: a file holds one session"
-        if problem is None and not_a_deal and extra in ("close", "reopen") \
+        if problem is None and not_a_deal and extra in _LINE_SHAPES \
                 and not isinstance(data[extra], dict):
-            problem = f'a {extra} line is {{"{extra}": {{"reason": text}}}}'
+            problem = f'a {extra} line is {{"{extra}": {_LINE_SHAPES[extra]}}}'
         if problem is None and not_a_deal and extra is not None:
             problem = _beside_the_line(data, extra)
-        if problem is None and not_a_deal and extra == "void" and not isinstance(data[extra], dict):
-            problem = 'a void line is {"void": {"purchase": its place from 1, "reason": text}}'
         if problem:
             if header is None:
                 header, sf.header_unreadable = {}, True
