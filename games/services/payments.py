@@ -58,9 +58,10 @@ def payment_problem(player: str, money: Any, *, seats: Sequence[str], banker: st
     if player == banker:
         return {"field": "player", "player": player,
                 "message": f"{player} is the banker: the banker's own chips are paid to nobody."}
-    if is_open and money > max(owed, 0):  # a refund is held to what was paid (refund_problem)
+    due = max(owed, 0)  # (a refund is held to what was paid: refund_problem)
+    if is_open and money > due:
         return {"field": "money", "player": player,
-                "message": f"{player} owes {max(owed, 0)} for chips and cannot pay {money}."}
+                "message": f"{player} owes {due} for chips and cannot pay {money}."}
     return None
 
 
