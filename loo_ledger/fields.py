@@ -10,7 +10,9 @@ values, so each says the same thing of the same value.
 """
 from __future__ import annotations
 
+import datetime as dt
 import difflib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,6 +26,9 @@ _DIGITS = re.compile(r"-?[0-9]{1,30}")
 #: what a count of chips and an amount of money are whole numbers of, as messages say it
 CHIPS_UNIT = "of chips"
 MONEY_UNIT = "of the smallest currency unit"
+#: a day as the API writes it and reads it: ``date.fromisoformat`` also takes 20261130 and
+#: 2026-W48-1, and ``strptime("%Y-%m-%d")`` takes 2026-1-5
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def in_form_post(field: serializers.Field) -> bool:
@@ -45,6 +50,32 @@ def whole_number_message(name: str, unit: str = "", *, in_form: bool = False) ->
         return f"{name} must be a whole number{of}, written in digits such as 20."
     return (f'{name} must be a whole number{of}: a JSON integer such as 20, not text ("20"), '
             "a decimal (20.0) or true/false.")
+
+
+def as_written(value: Any) -> str:
+    """A value a client sent, as JSON writes it (``null``, ``"5"``, ``["ann"]``), for a message
+    about it: Python's ``repr`` (``None``, ``'5'``) is not what the client wrote."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def read_day(value: Any) -> dt.date:
+    """``value`` read as a day written YYYY-MM-DD, the one form the API writes days in; a
+    ValueError for anything else, so a body, a query and a session file refuse the same days."""
+    if not isinstance(value, str) or not _DAY.fullmatch(value):
+        raise ValueError(value)
+    return dt.date.fromisoformat(value)
+
+
+class DayField(serializers.DateField):
+    """A ``DateField`` that takes a day written YYYY-MM-DD and nothing else (:func:`read_day`)."""
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        try:
+            return read_day(value)
+        except ValueError:
+            raise serializers.ValidationError(
+                f"{self.field_name} must be a day written YYYY-MM-DD, such as 2026-11-30.",
+                code="invalid") from None
 
 
 class StrictIntegerField(serializers.IntegerField):

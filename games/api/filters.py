@@ -8,7 +8,6 @@ answer with nothing in it.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import django_filters
 
 from games.models import Deal, GameSession
+from loo_ledger.fields import read_day
 from loo_ledger.filters import choice_filter
 from loo_ledger.problems import Problem
 
@@ -32,9 +32,7 @@ def parse_day(value: str | None, field: str) -> date | None:
     if not value:
         return None
     try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):  # fromisoformat takes 20261130 too
-            raise ValueError(value)
-        return date.fromisoformat(value)
+        return read_day(value)
     except ValueError:
         raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",
                       errors=[{"field": field, "message": "Expected YYYY-MM-DD."}],

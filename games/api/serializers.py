@@ -13,6 +13,7 @@ from games.services.limits import MAX_CHIPS, MAX_MONEY, MAX_NAME_CHARS, MAX_VOID
 from loo_ledger.fields import (
     CHIPS_UNIT,
     MONEY_UNIT,
+    DayField,
     KnownFieldsOnly,
     StrictBooleanField,
     StrictIntegerField,
@@ -79,7 +80,7 @@ class SessionSerializer(serializers.ModelSerializer):
 class SessionCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     """A session to open: the table, the rules, the banker and the chips each player buys in."""
 
-    date = serializers.DateField()
+    date = DayField()
     name = serializers.CharField(max_length=MAX_NAME_CHARS, required=False, allow_blank=True,
                                  default="")
     seats = serializers.ListField(child=serializers.CharField(max_length=32), min_length=2,

@@ -31,7 +31,6 @@ services as the REST API, in one transaction: all or nothing.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import os
@@ -82,7 +81,7 @@ from games.services.sessions import (
     void_reason_problem,
 )
 from games.settlement import eldest_after
-from loo_ledger.fields import is_whole
+from loo_ledger.fields import as_written, is_whole, read_day
 from loo_ledger.parsers import unstorable
 from loo_ledger.problems import Problem
 
@@ -370,7 +369,7 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
     """Errors of the header line (line 1 of the file) and the resolved rules if they are valid."""
     errors = []
     if h.get("format") != SESSION_FORMAT:
-        errors.append(_err(1, f"format must be {SESSION_FORMAT!r}", field="format"))
+        errors.append(_err(1, f"format must be {as_written(SESSION_FORMAT)}", field="format"))
     seats = h.get("seats")
     members = set(Member.objects.filter(club=club).values_list("name", flat=True))
     if not isinstance(seats, list) or len(seats) < 2 or not all(isinstance(s, str) for s in seats):
@@ -378,14 +377,14 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
         seats = []
     for i, seat in enumerate(seats):
         if seat not in members:
-            errors.append(_err(1, f"'{seat}' is not a member of this club", field=f"seats[{i}]"))
+            errors.append(_err(1, f"{as_written(seat)} is not a member of this club", field=f"seats[{i}]"))
         elif (problem := reserved_seat_problem(seat)) is not None:
             errors.append(_err(1, problem, field=f"seats[{i}]"))
     if h.get("first_dealer") not in seats:
-        errors.append(_err(1, f"first_dealer {h.get('first_dealer')!r} is not seated", field="first_dealer"))
+        errors.append(_err(1, f"first_dealer {as_written(h.get('first_dealer'))} is not seated", field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)
     if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
-        errors.append(_err(1, f"banker {banker!r} is not a member of this club", field="banker"))
+        errors.append(_err(1, f"banker {as_written(banker)} is not a member of this club", field="banker"))
     pool = h.get("pool", 0)
     if not is_whole(pool) or pool != 0:  # (false and 0.0 equal 0 in Python, not in the file)
         errors.append(_err(1, "a stored session starts with an empty pool (pool: 0)", field="pool"))
@@ -404,9 +403,9 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
         errors.append(_err(1, f"the session's {problem}", field="name"))
     if "date" in h:
         try:
-            dt.date.fromisoformat(str(h["date"]))
+            read_day(h["date"])
         except ValueError:
-            errors.append(_err(1, f"date {h['date']!r} is not YYYY-MM-DD", field="date"))
+            errors.append(_err(1, f"date {as_written(h['date'])} is not a day written YYYY-MM-DD", field="date"))
     resolved = None
     try:
         resolved = rules_resolve(h.get("rules", {}))
@@ -673,7 +672,7 @@ def _check_void(line: Line, bought: Bought, held: dict[str, int], owed: dict[str
         errors.append(_err(line.number, (
             f"a void names the purchase it voids by its place among the session's purchases "
             f"before it, from 1 (the header's buy-ins first): there are {len(bought.lines)}, "
-            f"so {place!r} names none"), field="purchase"))
+            f"so {as_written(place)} names none"), field="purchase"))
         return
     if place in bought.voided:
         errors.append(_err(line.number, f"purchase {place} was voided already (line "
@@ -761,7 +760,7 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     h = sf.header
     try:
         session = session_create(
-            club=club, date=dt.date.fromisoformat(str(h["date"])) if h.get("date") else timezone.localdate(),
+            club=club, date=read_day(h["date"]) if h.get("date") else timezone.localdate(),
             seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
             banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
             allow_credit=h.get("allow_credit", False), name=h.get("name", ""),

@@ -30,6 +30,7 @@ from games.services.ledger import (
 )
 from games.services.limits import MAX_POOL
 from games.services.sessions import require_open
+from loo_ledger.fields import as_written
 from loo_ledger.problems import Problem
 
 
@@ -64,10 +65,10 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
         errors.append({"field": "record.dealer", "player": named,
                        "message": f"Deal {number} is {dealer}'s deal, not {named}'s." if named
                        else f"Deal {number} is {dealer}'s deal; the record's dealer "
-                            f"{rec['dealer']!r} is not a seat's name."})
+                            f"{as_written(rec['dealer'])} is not a seat's name."})
     if "pool" in rec and rec["pool"] != pool:
         errors.append({"field": "record.pool",
-                       "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {rec['pool']!r}."})
+                       "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {as_written(rec['pool'])}."})
     if rec.get("final") is True and session.end_pool_mode != "final-deal":  # (not true or false: the engine's error)
         errors.append({"field": "record.final",
                        "message": f"This session's rules say end_pool: {session.end_pool_mode}, so no deal is a "

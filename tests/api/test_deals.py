@@ -97,14 +97,15 @@ def test_wrong_dealer_says_whose_deal_it_is(oak_session, post_deal):
     assert "Deal 1 is cat's deal, not dan's" in data["detail"]
 
 
-@pytest.mark.parametrize("dealer", [["dan"], 3, None])
+@pytest.mark.parametrize(("dealer", "written"), [(["dan"], '["dan"]'), (3, "3"), (None, "null")])
 def test_a_dealer_that_is_not_a_name_is_said_so_and_no_player_is_named(oak_session, post_deal,
-                                                                      dealer):
+                                                                      dealer, written):
     data = problem(post_deal(oak_session, 1, rec(DEAL1, dealer=dealer)), 400)
     assert data["code"] == "record-mismatch"
     [error] = data["errors"]
     assert error["field"] == "record.dealer" and error["player"] is None  # a string or null
-    assert error["message"] == f"Deal 1 is cat's deal; the record's dealer {dealer!r} is not a " \
+    # the value as the client wrote it in JSON, not as Python prints it (['dan'], None)
+    assert error["message"] == f"Deal 1 is cat's deal; the record's dealer {written} is not a " \
                                "seat's name."
 
 
@@ -113,6 +114,8 @@ def test_wrong_pool_says_what_the_ledger_holds(oak_session, post_deal):
     data = problem(post_deal(oak_session, 2, rec(DEAL2, pool=9)), 400)
     assert data["errors"][0]["field"] == "record.pool"
     assert "holds 6 in the pool before deal 2; the record says 9" in data["detail"]
+    text = problem(post_deal(oak_session, 2, rec(DEAL2, pool="6")), 400)
+    assert "the record says \"6\"" in text["detail"]  # text, not the 6 the ledger holds
 
 
 def test_wrong_seats_and_rules_refused(oak_session, post_deal):

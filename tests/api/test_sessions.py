@@ -93,6 +93,18 @@ def test_a_buy_in_dearer_than_a_purchase_can_be_names_the_buy_in(scorer_client):
     assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize("day", ["20261128", "2026-W48-6", "2026-332", "2026-11-28T20:00",
+                                 "2026-1-5", 20261128])
+def test_a_day_not_written_yyyy_mm_dd_is_refused(scorer_client, day):
+    # date.fromisoformat, behind DRF's DateField, read the first three as 28 Nov 2026 (and the
+    # query filters refused them): the API takes a day in the one form it writes days in
+    data = problem(scorer_client.post(URL, body(date=day), format="json"), 400)
+    assert data["errors"] == [{"field": "date",
+                               "message": "date must be a day written YYYY-MM-DD, such as 2026-11-30.",
+                               "code": "invalid"}]
+    assert not GameSession.objects.exists()
+
+
 def test_missing_fields_are_listed(scorer_client):
     data = problem(scorer_client.post(URL, {"seats": ["ann"]}, format="json"), 400)
     fields = {e["field"] for e in data["errors"]}

@@ -127,7 +127,7 @@ def test_header_errors(scorer_client, django_capture_on_commit_callbacks):
     job = post_file(scorer_client, json.dumps(bad), django_capture_on_commit_callbacks).json()
     messages = " | ".join(e["message"] for e in job["errors"])
     assert {e["line"] for e in job["errors"]} == {1}
-    assert "'zed' is not a member of this club" in messages and "chip_value" in messages
+    assert '"zed" is not a member of this club' in messages and "chip_value" in messages
     assert any(e.get("field") == "rules" for e in job["errors"])
 
 
@@ -1100,7 +1100,12 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
 @pytest.mark.parametrize(("field", "value", "message"), [
     # found by tests/reports/test_import_properties.py: each was an internal error (TypeError),
     # a list being no member's name (unhashable) and no currency code (re.fullmatch of a list)
-    ("banker", ["ann"], "banker ['ann'] is not a member of this club"),
+    ("banker", ["ann"], 'banker ["ann"] is not a member of this club'),
+    # a day is written YYYY-MM-DD, as the API writes it; date.fromisoformat also read these
+    ("date", "20261128", 'date "20261128" is not a day written YYYY-MM-DD'),
+    ("date", "2026-W48-6", 'date "2026-W48-6" is not a day written YYYY-MM-DD'),
+    ("date", 20261128, "date 20261128 is not a day written YYYY-MM-DD"),
+    ("first_dealer", None, "first_dealer null is not seated"),
     ("currency", ["GBP"], "Use a three-letter ISO 4217 code such as GBP."),
     # 2**63 passed the header's check (whole, at least 1) and was blamed on the purchase
     # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is

@@ -115,7 +115,7 @@ def test_bad_void_lines_are_each_that_lines_error(club):
     said = {e["line"]: e["message"] for e in errors}
     assert sorted(said) == [3, 4, 5, 7, 8, 10, 11]
     assert "there are 5, so 6 names none" in said[3] and "so 0 names none" in said[4]
-    assert "so '5' names none" in said[5]
+    assert 'so "5" names none' in said[5]
     assert said[7] == "purchase 5 was voided already (line 6): a purchase is voided once"
     assert said[8] == "A reason is required: say why the purchase is voided."
     assert said[10] == ("cat holds 14 chips and the void takes back 20: without credit a void "
