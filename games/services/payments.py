@@ -83,14 +83,26 @@ def closed_payment_problem(player: str, money: int, *, owed: int, bought_back: i
         if allow_credit or money <= owed:
             return None
         return {"field": "money", "player": player,
-                "message": f"{player} owes {owed} for chips and cannot pay {money}: without "
-                           "credit no closing leaves more owing than the chips cost."}
+                "message": f"{player} owes {max(owed, 0)} for chips and cannot pay {money}: "
+                           "without credit no closing leaves more owing than the chips cost."}
     still = left_to_pay(owed, bought_back)
     if money > still:
         return {"field": "money", "player": player,
-                "message": f"{player} owes the banker {still} after the closing ({owed} for "
-                           f"chips, the buy-back {bought_back}): {money} cannot be paid now."}
+                "message": f"{player} owes the banker {still} after the closing "
+                           f"({_for_chips(owed)}, {_bought_back(bought_back)}): {money} cannot "
+                           "be paid now."}
     return None
+
+
+def _for_chips(owed: int) -> str:
+    """What a player owes for chips, in words: below zero they paid more than the chips cost
+    (money paid toward a purchase voided since, or toward chips lost on credit)."""
+    return f"{owed} for chips" if owed >= 0 else f"{-owed} paid beyond what the chips cost"
+
+
+def _bought_back(money: int) -> str:
+    """The buy-back's money, in words: below zero, with credit, it is chips lost on credit."""
+    return f"the buy-back {money}" if money >= 0 else f"{-money} for chips lost on credit"
 
 
 #: why a refund once the session is closed is refused to anyone but an owner

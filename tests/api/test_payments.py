@@ -136,13 +136,17 @@ def test_after_closing_chips_lost_on_credit_can_be_paid(make_session, scorer_cli
     assert bob_line()[:3] == (10, -10, -20)
     data = problem(pay(scorer_client, session, "bob", 21), 400)
     assert data["errors"][0]["message"] == ("bob owes the banker 20 after the closing (10 for "
-                                            "chips, the buy-back -10): 21 cannot be paid now.")
+                                            "chips, 10 for chips lost on credit): 21 cannot be "
+                                            "paid now.")
     assert pay(scorer_client, session, "bob", 20, memo="paid at the door").status_code == 201
     owed_now, bought_back, banker_pays, why = bob_line()
     assert (owed_now, bought_back, banker_pays) == (-10, -10, 0)
     assert "0.10 of it toward chips lost on credit" in why and "nothing changes hands" in why
     assert owed(scorer_client, session)["bob"] == 0  # nothing owed for chips any more
-    assert problem(pay(scorer_client, session, "bob", 1), 400)  # and nothing more to pay
+    # and nothing more to pay; the 20 paid toward a 10 debt is said as such, not "-10 for chips"
+    assert problem(pay(scorer_client, session, "bob", 1), 400)["errors"][0]["message"] == (
+        "bob owes the banker 0 after the closing (10 paid beyond what the chips cost, 10 for "
+        "chips lost on credit): 1 cannot be paid now.")
     # the report still settles: results sum to zero, the players table owes nothing
     report = scorer_client.get(session_url(session, "report")).json()
     assert sum(p["result_money"] for p in report["players"]) == 0

@@ -543,8 +543,8 @@ def import_errors(client, capture, lines: list[dict]) -> list[dict]:
     ("purchase after", 1, "a purchase after the close line (line {close})"),
     ("second close", 2, ("a close line in a closed session (closed at line {close}): a reopen "
                         "line comes between two close lines")),
-    ("beyond the closing", 1, ("ann owes the banker 20 after the closing (0 for chips, the "
-                              "buy-back -20): 21 cannot be paid now.")),
+    ("beyond the closing", 1, ("ann owes the banker 20 after the closing (0 for chips, 20 for "
+                              "chips lost on credit): 21 cannot be paid now.")),
     ("not an object", 0, 'a close line is {{"close": {{"reason": text}}}}'),
     ("long reason", 0, "the closing's reason is 1,001 characters long; it may be at most 1,000"),
 ])
