@@ -15,6 +15,7 @@ from typing import Any
 import django_filters
 
 from games.models import Deal, GameSession
+from games.rules.phases import IRREGULARITY_KINDS
 from loo_ledger.fields import read_day
 from loo_ledger.filters import choice_filter
 from loo_ledger.problems import Problem
@@ -99,7 +100,9 @@ class DealFilter(django_filters.FilterSet):
         "status", [("valid", "valid"), ("irregular", "irregular"), ("unverified", "unverified")],
         field_name="current__status",
     )
-    violation = django_filters.CharFilter(
+    # a misspelt rule ("revokes") would find no deal, which reads as "none broke it": refused
+    violation = choice_filter(
+        "violation", [(rule, rule) for rule in sorted(IRREGULARITY_KINDS)],
         field_name="current__violations__rule", distinct=True,
         label="Rule broken (revoke, failed-to-head, misdeal, ...)",
     )

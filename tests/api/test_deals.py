@@ -56,6 +56,11 @@ def test_deal_list_filters_by_status_and_violation(played, viewer_client):
     assert numbers("?status=irregular") == [2]
     assert numbers("?violation=revoke") == [2]
     assert numbers("?violation=failed-to-head") == []
+    # a rule the engine does not have would find nothing, read as "nobody broke it": a 400
+    refused = problem(viewer_client.get(deals_url(played) + "?violation=revokes"), 400)
+    assert refused["errors"][0]["field"] == "violation"
+    assert refused["errors"][0]["message"].startswith("violation must be one of declared-out-of-turn, ")
+    assert refused["errors"][0]["message"].endswith(", threw-up-after-lead, not 'revokes'.")
     assert numbers("?dealer=ann") == [3]
     assert 1 in numbers("?status=unverified")  # a result-only record
 
