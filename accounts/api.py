@@ -9,8 +9,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import generics, serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -26,7 +26,14 @@ from loo_ledger.problems import Problem
 
 from .login_limits import LoginRateThrottle
 from .models import Club, Member, Role
-from .serializers import ClubSerializer, MemberSerializer, PasswordChangeSerializer, TokenSerializer
+from .serializers import (
+    ClubSerializer,
+    ClubUpdateSerializer,
+    MemberSerializer,
+    MemberUpdateSerializer,
+    PasswordChangeSerializer,
+    TokenSerializer,
+)
 from .services import club_create, member_unlink, password_change, token_for_login
 from .tenancy import (
     ClubScopedGenericAPIView,
@@ -144,13 +151,37 @@ class ClubListCreateView(generics.ListCreateAPIView):
                         headers=location(request, reverse("club-detail", args=[member.club.slug])))
 
 
+class UpdateSerializer:
+    """A PUT or PATCH reads the body with ``update_serializer_class``, what an update takes (the
+    key in the URL may be left out: it never changes); a GET with ``serializer_class``. Both
+    show the object with the same fields."""
+
+    update_serializer_class: type[serializers.Serializer]
+    request: Request
+
+    def get_serializer_class(self) -> type[serializers.Serializer]:
+        if self.request.method in ("PUT", "PATCH"):
+            return self.update_serializer_class
+        return super().get_serializer_class()  # type: ignore[misc]
+
+
+def updates_answered_as(update: type[serializers.Serializer], shown: type[serializers.Serializer]
+                        ) -> dict[str, Any]:
+    """The schema of :class:`UpdateSerializer`'s PUT and PATCH: the body is ``update``'s, the
+    answer the object as a GET shows it (``shown``: one component for all three)."""
+    return {method: extend_schema(request=update, responses=shown)
+            for method in ("put", "patch")}
+
+
 @extend_schema(tags=["clubs"])
-class ClubDetailView(ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+@extend_schema_view(**updates_answered_as(ClubUpdateSerializer, ClubSerializer))
+class ClubDetailView(UpdateSerializer, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One club; any member may read it, its owners may rename it."""
 
     name = "Club"  # the browsable API's title and breadcrumb
 
     serializer_class = ClubSerializer
+    update_serializer_class = ClubUpdateSerializer
     permission_classes = [IsClubOwner]
 
     def get_object(self) -> Club:
@@ -223,12 +254,15 @@ class MemberByName:
 
 
 @extend_schema(tags=["clubs"])
-class MemberDetailView(MemberByName, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+@extend_schema_view(**updates_answered_as(MemberUpdateSerializer, MemberSerializer))
+class MemberDetailView(UpdateSerializer, MemberByName, ClubScopedGenericAPIView,
+                       generics.RetrieveUpdateAPIView):
     """One member; owners change the display name, the role or the linked login."""
 
     name = "Member"  # the browsable API's title and breadcrumb
 
     serializer_class = MemberSerializer
+    update_serializer_class = MemberUpdateSerializer
     permission_classes = [IsClubOwner]
 
     def get_queryset(self) -> QuerySet[Member]:

@@ -62,28 +62,11 @@ class LinksField(serializers.Field):
         return {key: link(self.context, name, **kwargs) for key, (name, _) in self.links.items()}
 
 
-class KeyKeptOnUpdate:
-    """The field that names the object in its URL (a club's slug, a member's name) never
-    changes, so an update may leave it out: a PUT of the fields that can change is whole.
-    Sent, it must be the same (``validate_<key>``)."""
-
-    key_field: str
-    instance: Any
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        fields = super().get_fields()  # type: ignore[misc]
-        if self.instance is not None:
-            fields[self.key_field].required = False
-        return fields
-
-
 SLUG_TAKEN = "This slug is taken by another club; choose another."
 
 
-class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
+class ClubSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """A club, with the caller's own role in it and links to what hangs off it."""
-
-    key_field = "slug"
 
     role = serializers.SerializerMethodField(help_text="Your role in this club.")
     links = LinksField("ClubLinks", {
@@ -129,6 +112,18 @@ class ClubSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializ
         return slug
 
 
+class ClubUpdateSerializer(ClubSerializer):
+    """A club as a PUT or PATCH takes it: its name. The slug names the club in its URL and never
+    changes, so a PUT may leave it out (sent, it must be the club's own); ``member_name`` is the
+    creator's seat in a new club, so an update has no such field."""
+
+    member_name = None  # type: ignore[assignment]  # (None removes a parent's declared field)
+
+    class Meta(ClubSerializer.Meta):
+        fields = ["slug", "name", "created_at", "role", "links"]
+        extra_kwargs = {"slug": {"required": False}}
+
+
 def handle_from_username(username: str) -> str:
     """A seat handle derived from a username ('Ann.Smith' -> 'ann-smith')."""
     handle = re.sub(r"[^a-z0-9_-]+", "-", username.lower()).strip("-_")[:32]
@@ -160,10 +155,8 @@ class UsernameField(serializers.SlugRelatedField):
         return super().to_internal_value(data)
 
 
-class MemberSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerializer):
+class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """A member: a seat name at the table, a role, and optionally a login."""
-
-    key_field = "name"
 
     user = UsernameField(
         slug_field="username",
@@ -210,3 +203,12 @@ class MemberSerializer(KeyKeptOnUpdate, KnownFieldsOnly, serializers.ModelSerial
             raise serializers.ValidationError(
                 {"role": Member.KEEP_AN_OWNER})
         return attrs
+
+
+class MemberUpdateSerializer(MemberSerializer):
+    """A member as a PUT or PATCH takes it: display name, role and login. The name is the
+    member's seat in every deal record and never changes, so a PUT may leave it out (sent, it
+    must be the member's own)."""
+
+    class Meta(MemberSerializer.Meta):
+        extra_kwargs = {"name": {"required": False}}

@@ -250,6 +250,15 @@ def test_a_put_may_leave_out_the_slug_or_name_that_cannot_change(club, owner_cli
                    400)["errors"][0]["field"] == "slug"
 
 
+def test_an_update_has_no_creators_seat(club, owner_client):
+    # member_name is the creator's seat in a new club: a PUT naming one changed nothing and
+    # said nothing; now it is a field an update does not take
+    body = problem(owner_client.put("/api/v1/clubs/oak/", {"name": "The Oak", "member_name": "zed"},
+                                    format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["member_name"]
+    assert Club.objects.get(slug="oak").name == "Oak Card Club"
+
+
 @pytest.mark.parametrize("role", ["scorer", "player", "viewer"])
 def test_only_owner_may_rename_club(club, api_client_for, role):
     body = problem(api_client_for(role).patch("/api/v1/clubs/oak/", {"name": "Mine"}, format="json"), 403)

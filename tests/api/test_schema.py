@@ -62,6 +62,24 @@ def test_next_deal_documents_who_sits_out_a_redeal(schema):
     assert "sits_out" not in nxt["required"]
 
 
+@pytest.mark.parametrize("path, body, required, shown", [
+    ("/api/v1/clubs/{club}/", "ClubUpdateRequest", ["name"], "Club"),
+    ("/api/v1/clubs/{club}/members/{name}/", "MemberUpdateRequest", [], "Member"),
+])
+def test_an_update_body_need_not_repeat_the_key_in_its_url(schema, path, body, required, shown):
+    # the PUT body was the POST's, so a client generated from the schema had to send the slug
+    # or name that the server lets a PUT leave out (and a club's creator seat, member_name)
+    component = schema["components"]["schemas"][body]
+    assert component.get("required", []) == required
+    assert "member_name" not in component["properties"]
+    for method in ("put", "patch"):
+        operation = schema["paths"][path][method]
+        assert operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+            body if method == "put" else "Patched" + body)
+        assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+            "$ref": f"#/components/schemas/{shown}"}
+
+
 def test_the_irregularity_kinds_are_the_engines(schema):
     # the schema kept its own list, which lacked looked-at-stock (and the play rules a table
     # may record as corrected, e.g. a revoke): now it is the engine's one list, sorted
