@@ -59,8 +59,10 @@ class ShowingFlushes:
     __slots__ = ()
 
     def _flush_not_dealt(self, s: int) -> bool:
-        """``three-trumps-redeal`` is three trumps *dealt* (001:39): a miss-taker's are not."""
-        return self.rules.flush == "three-trumps-redeal" and s == self._miss_taker
+        """``three-trumps-redeal`` is three trumps *dealt* (001:39): a miss-taker's are not, nor
+        those of a dealer defending the pool, who plays the miss too."""
+        return self.rules.flush == "three-trumps-redeal" and (
+            s == self._miss_taker or (s == self._defender and self._has_miss))
 
     def _push_flush(self, action: Mapping[str, Any]) -> None:
         s = self._seat(action)
@@ -78,8 +80,9 @@ class ShowingFlushes:
         if self.phase == EXCHANGE:
             self._close_exchange()
         if self._flush_not_dealt(s):
-            raise self._err(f"{name} took the miss: the three-trumps-redeal flush is three "
-                            f"trumps dealt to the player, not taken with the miss", player=name)
+            how = "took the miss" if s == self._miss_taker else "defends the pool with the miss"
+            raise self._err(f"{name} {how}: the three-trumps-redeal flush is three trumps dealt "
+                            f"to the player, not taken with the miss", player=name)
         if any(f[0] == s for f in self._flushes):
             raise self._err(f"{name} has already shown a flush", player=name)
         hand = self._hands[s]
