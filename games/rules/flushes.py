@@ -64,6 +64,19 @@ class ShowingFlushes:
         return self.rules.flush == "three-trumps-redeal" and (
             s == self._miss_taker or (s == self._defender and self._has_miss))
 
+    def _flush_actions(self) -> list[dict]:
+        """The flushes that may be shown now, as ``_push_flush`` takes them: a stander's after
+        the declarations (after another's too: a better one wins, a beaten one is not looed);
+        under ``three-trumps-redeal`` any player's dealt three trumps, from the deal on."""
+        if self.rules.flush == "none" or self._tcards or self._tricks:
+            return []
+        who = range(self._n) if self.rules.flush == "three-trumps-redeal" else self._standers
+        shown = {f[0] for f in self._flushes}
+        hands, trump, pam = self._hands, self._trump, self._pam
+        return [{"player": self.seats[s], "action": "flush"} for s in who
+                if s not in shown and hands[s] is not None and not self._flush_not_dealt(s)
+                and flush_class(self.rules, hands[s], trump, pam) is not None]
+
     def _push_flush(self, action: Mapping[str, Any]) -> None:
         s = self._seat(action)
         name = self.seats[s]
@@ -105,6 +118,10 @@ class ShowingFlushes:
         if cls is None:
             raise self._err(f"{name} shows {' '.join(card_names(hand))}, which is not a flush",
                             player=name)
+        if self._result is not None:  # a verdict was given on the flushes before: settle anew
+            self._result = None
+            books = self.books
+            books.payouts, books.loos, books.transfers = {}, {}, {}
         self._flushes.append((s, list(hand), cls))
         if redeal:
             self._end("redeal")

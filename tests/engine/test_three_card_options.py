@@ -431,6 +431,30 @@ def test_a_defending_dealer_cannot_show_the_redeal_flush_from_the_miss():
                    deltas={"ann": -3, "dan": -3})
 
 
+def test_legal_actions_offer_the_redeal_flush_to_a_player_dealt_three_trumps():
+    # three-trumps-redeal is three trumps dealt (001:39), shown whenever before the play, by a
+    # player who passed too (push takes it then). legal_actions offered it only to a stander
+    # after the declarations, never while declaring nor to one who passed. ann is dealt
+    # 2D 3D 4D with 7D turned; dan deals.
+    deal_rules = rules(flush="three-trumps-redeal")
+    hands = {"ann": ["2D", "3D", "4D"], "bob": ["AS", "KS", "QS"]}
+    flush = {"player": "ann", "action": "flush"}
+    deal = deal_at(deal_rules, SEATS, "dan", turnup="7D", pool=6, hands=hands,
+                   miss=["5C", "6C", "7C"])
+    assert deal.legal_actions() == [{"player": "ann", "action": a}
+                                    for a in ("stand", "pass", "take-miss")] + [flush]
+    deal.push({"player": "ann", "action": "pass"})
+    assert flush in deal.legal_actions()  # bob to declare; ann may still show
+    for kind in ("stand", "stand", "pass"):
+        deal.push({"player": deal.to_act, "action": kind})
+    assert deal.phase == "flush" and deal.legal_actions()[0] == flush  # bob and cat stood
+    deal.push(flush)
+    # ann takes P = 6 + 3 = 9, nobody is looed, dan deals again
+    v = deal.verdict()
+    assert v["ended"] == "redeal" and v["next"]["dealer"] == "dan"
+    assert (v["settlement"]["payouts"], v["settlement"]["pool_after"]) == ({"ann": 9}, 0)
+
+
 def test_flush_against_a_defending_dealer_who_pays_nothing():
     # ann alone shows AD 9D 2D; dan, defending, is no stander and is never looed
     rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"ann": ["AD", "9D", "2D"]},
