@@ -15,7 +15,7 @@ from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
 from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error
 from .exchanging import Exchanging
-from .flushes import ShowingFlushes, flush_class
+from .flushes import ShowingFlushes
 from .options import GAME_NAMES, RuleSet, rules_from
 from .phases import (
     DECLARATION_ALIASES,
@@ -877,19 +877,21 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
     def legal_actions(self) -> list[dict]:
         """Every action allowed now, in record format (the simulator picks among them)."""
-        if self.phase == OVER or self._to_act < 0 and self.phase != FLUSH:
+        if self.phase == OVER:
+            # a flush shown ends the deal, but other standers may still show theirs
+            return self._flush_actions() if self._ended == "flush" else []
+        if self._to_act < 0 and self.phase != FLUSH:
             return []
         if self.phase == DECLARE:
             name = self.seats[self._to_act]
-            return [{"player": name, "action": a} for a in self.declaration_options(name)]
+            out = [{"player": name, "action": a} for a in self.declaration_options(name)]
+            if self.rules.flush == "three-trumps-redeal":
+                out.extend(self._flush_actions())
+            return out
         if self.phase == EXCHANGE:
             return self._exchange_actions()
         if self.phase == FLUSH:
-            out = [{"player": self.seats[s], "action": "flush"} for s in self._standers
-                   if self._hands[s] is not None and not any(f[0] == s for f in self._flushes)
-                   and flush_class(self.rules, self._hands[s], self._trump, self._pam)
-                   is not None
-                   and not self._flush_not_dealt(s)]
+            out = self._flush_actions()
             if not self._flushes:
                 out.extend(self._probe(self.legal_actions) or [])
             return out

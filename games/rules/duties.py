@@ -114,9 +114,23 @@ class Duties:
         mode = self.rules.pam_be_civil
         said = self._civil_called
         self._civil = mode == "automatic" or (mode == "binding" and said)
-        king = self._trump * 13 + KING - 2  # type: ignore[operator]
         self._civil_called = self._civil or (said and (
-            mode == "request" or (mode == "request-if-next-trump" and king in hand_after)))
+            mode == "request" or (mode == "request-if-next-trump"
+                                  and self._next_trump() in hand_after)))
+
+    def _next_trump(self) -> int | None:
+        """``request-if-next-trump``: the trump next below the ace still in play, which makes
+        the leader sure of another trick: the king, unless it is out (played to an earlier
+        trick, or the turn-up nobody took), then the queen, and so on. Pam is above the ace."""
+        trump = self._trump
+        gone = {c for t in self._tricks for _, c in t[2]}
+        if self.turnup is not None and not (self._dealer_must_take_turnup(self._d)
+                                            and self._d in self._exchanged):
+            gone.add(self.turnup)
+        for card in range(trump * 13 + KING - 2, trump * 13 - 1, -1):  # type: ignore[operator]
+            if card != self._pam and card not in gone:
+                return card
+        return None
 
     def _judge_follow(self, s: int, c: int, hand: list[int]) -> tuple[str, str] | None:
         es = self._es

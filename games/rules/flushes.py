@@ -59,8 +59,23 @@ class ShowingFlushes:
     __slots__ = ()
 
     def _flush_not_dealt(self, s: int) -> bool:
-        """``three-trumps-redeal`` is three trumps *dealt* (001:39): a miss-taker's are not."""
-        return self.rules.flush == "three-trumps-redeal" and s == self._miss_taker
+        """``three-trumps-redeal`` is three trumps *dealt* (001:39): a miss-taker's are not, nor
+        those of a dealer defending the pool, who plays the miss too."""
+        return self.rules.flush == "three-trumps-redeal" and (
+            s == self._miss_taker or (s == self._defender and self._has_miss))
+
+    def _flush_actions(self) -> list[dict]:
+        """The flushes that may be shown now, as ``_push_flush`` takes them: a stander's after
+        the declarations (after another's too: a better one wins, a beaten one is not looed);
+        under ``three-trumps-redeal`` any player's dealt three trumps, from the deal on."""
+        if self.rules.flush == "none" or self._tcards or self._tricks:
+            return []
+        who = range(self._n) if self.rules.flush == "three-trumps-redeal" else self._standers
+        shown = {f[0] for f in self._flushes}
+        hands, trump, pam = self._hands, self._trump, self._pam
+        return [{"player": self.seats[s], "action": "flush"} for s in who
+                if s not in shown and hands[s] is not None and not self._flush_not_dealt(s)
+                and flush_class(self.rules, hands[s], trump, pam) is not None]
 
     def _push_flush(self, action: Mapping[str, Any]) -> None:
         s = self._seat(action)
@@ -78,8 +93,9 @@ class ShowingFlushes:
         if self.phase == EXCHANGE:
             self._close_exchange()
         if self._flush_not_dealt(s):
-            raise self._err(f"{name} took the miss: the three-trumps-redeal flush is three "
-                            f"trumps dealt to the player, not taken with the miss", player=name)
+            how = "took the miss" if s == self._miss_taker else "defends the pool with the miss"
+            raise self._err(f"{name} {how}: the three-trumps-redeal flush is three trumps dealt "
+                            f"to the player, not taken with the miss", player=name)
         if any(f[0] == s for f in self._flushes):
             raise self._err(f"{name} has already shown a flush", player=name)
         hand = self._hands[s]
@@ -102,6 +118,10 @@ class ShowingFlushes:
         if cls is None:
             raise self._err(f"{name} shows {' '.join(card_names(hand))}, which is not a flush",
                             player=name)
+        if self._result is not None:  # a verdict was given on the flushes before: settle anew
+            self._result = None
+            books = self.books
+            books.payouts, books.loos, books.transfers = {}, {}, {}
         self._flushes.append((s, list(hand), cls))
         if redeal:
             self._end("redeal")

@@ -6,7 +6,7 @@ show them). Four players ann bob cat dan with dan dealing unless said otherwise.
 """
 import pytest
 
-from tests.engine.dealkit import play, record, record_errors
+from tests.engine.dealkit import deal_at, nonzero, play, record, record_errors
 from tests.engine.outcome import FIVE, clean, replayed
 
 SEATS = "ann bob cat dan"
@@ -291,3 +291,25 @@ def test_everyone_pays_a_pam_immune_stander_still_pays_the_flush_holder():
     assert v["settlement"]["loo_payments"] == {}
     assert v["settlement"]["deltas"] == {"ann": 30, "bob": -5, "cat": -5, "dan": -10}
     assert v["settlement"]["pool_after"] == 0
+
+
+def test_after_a_flush_is_shown_legal_actions_offer_the_flushes_still_to_show():
+    # ann shows her plain spade flush first; bob, holding four diamonds and Pam, may still show
+    # his (it beats ann's) and cat, who stood without a flush, may show nothing. legal_actions
+    # must say so, as push takes bob's flush: it said [] once the first flush ended the deal.
+    # A verdict asked for after ann's flush is ann's; after bob's it is bob's (1.1.0 kept
+    # giving the first): P = 10 + 5 = 15 to bob, cat looed 5, ann neither wins nor pays.
+    deal = deal_at(FIVE, SEATS, "dan", "ann stand; bob stand; cat stand; dan pass", pool=10,
+                   turnup="3H", hands={"ann": PLAIN_SPADES, "bob": PAM_DIAMONDS})
+    deal.push({"player": "ann", "action": "exchange", "discard": [], "draw": []})
+    deal.push({"player": "bob", "action": "exchange", "discard": [], "draw": []})
+    deal.push({"player": "cat", "action": "exchange", "discard": [], "draw": []})
+    deal.push({"player": "ann", "action": "flush"})
+    assert deal.over and deal.verdict()["settlement"]["payouts"] == {"ann": 15}
+    assert deal.legal_actions() == [{"player": "bob", "action": "flush"}]
+    deal.push({"player": "bob", "action": "flush"})
+    assert deal.legal_actions() == []
+    settlement = deal.verdict()["settlement"]
+    assert (settlement["payouts"], settlement["loo_payments"], settlement["pool_after"],
+            nonzero(settlement["deltas"])) == ({"bob": 15}, {"cat": 5}, 5,
+                                               {"bob": 15, "cat": -5, "dan": -5})

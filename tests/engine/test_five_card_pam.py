@@ -323,6 +323,22 @@ def test_a_valid_request_if_next_trump_call_spares_pam_for_that_trick_only():
         {"ann": 2, "bob": 8, "dan": -5})
 
 
+def test_the_next_trump_is_the_queen_when_the_king_is_turned_up_and_out_of_play():
+    # As above, but KS is the turn-up and dan passes, so nobody takes it: below the ace the next
+    # trump in play is the queen. ann AS QS 2D 3D 4D leads AS "civil" holding QS: a valid call
+    # (Hoyle 1830, 000:179: the leader can win another trick, "e.g." ace and king), so bob, Pam
+    # his only trump, may keep Pam back. 1.1.0 asked for the king alone and judged bob's 5H a
+    # revoke (full loo 5, his four tricks' 8 left in the pool).
+    rules = {**FIVE, "pam_be_civil": "request-if-next-trump", "pam_follows_trump": True}
+    plays = "ann AS civil; bob 5H; ann QS; bob JC; bob 6H; ann 2D; bob 7H; ann 3D; bob 8H; ann 4D"
+    assert replayed(TWO_STAND + plays, rules, turnup="KS") == clean(
+        ["ann", "bob", "bob", "bob", "bob"], {"ann": 2, "bob": 8}, 0,
+        {"ann": 2, "bob": 8, "dan": -5})
+    # with 4S turned, the king is in play: holding the queen the call has no effect
+    assert replayed(TWO_STAND + plays, rules)["violations"] == [
+        ("bob", "revoke", 1, "5H", "full-loo")]
+
+
 def test_trump_ace_first_trick_makes_pam_due_at_the_first_trick():
     # five-card trump_ace_first_trick: Pam must be played to trick 1. ann 9S AH 7H KD QC |
     # bob JC 5S 5H 9H 8D. T1 ann 9S, bob 5S (keeps Pam back) -> ann; T2 ann AH, bob 5H; T3 ann

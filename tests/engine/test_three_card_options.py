@@ -401,6 +401,60 @@ def test_miss_taker_cannot_show_the_redeal_flush():
     assert {"player": "bob", "action": "flush"} not in deal.legal_actions()
 
 
+def test_a_defending_dealer_cannot_show_the_redeal_flush_from_the_miss():
+    # ann stands alone on AS KS QS, bob and cat pass, dan defends the pool: he plays the miss
+    # 2D 3D 4D, three trumps with 7D turned, but not dealt to him (001:39), as with a
+    # miss-taker. 1.1.0 threw the cards in (and the miss-taker's fix left the defender out):
+    # P = 6 + 3 = 9 stayed in the pool, nobody paid, dan dealt again. It is a record error,
+    # and no legal action.
+    deal_rules = rules(flush="three-trumps-redeal")
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2D", "3D", "4D"], rules=deal_rules,
+                 hands={"ann": ["AS", "KS", "QS"]},
+                 actions="ann stand; bob pass; cat pass; dan defend; dan flush")
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (4, "dan", ("dan defends the pool with the miss: the three-trumps-redeal flush is three "
+                    "trumps dealt to the player, not taken with the miss"))]
+    deal = deal_at(deal_rules, SEATS, "dan", "ann stand; bob pass; cat pass; dan defend",
+                   turnup="7D", pool=6, hands={"ann": ["AS", "KS", "QS"]},
+                   miss=["2D", "3D", "4D"])
+    assert {"player": "dan", "action": "flush"} not in deal.legal_actions()
+    # played out instead: ann AS, KS, QS against 2D 3D 4D (spades led, dan void: must trump)
+    # T1 ann AS, dan 2D -> dan; T2 dan 3D (trump lead), ann KS -> dan; T3 dan 4D, ann QS -> dan
+    # the defender takes all three: the pool of 9 stays whole and ann is looed 3 -> 12
+    v = play(dict(rec, actions=rec["actions"][:4] + [
+        {"player": p, "action": "play", "card": c}
+        for p, c in [("ann", "AS"), ("dan", "2D"), ("dan", "3D"), ("ann", "KS"),
+                     ("dan", "4D"), ("ann", "QS")]]))
+    assert winners(v) == ["dan", "dan", "dan"] and v["defender"] == "dan"
+    assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12,
+                   deltas={"ann": -3, "dan": -3})
+
+
+def test_legal_actions_offer_the_redeal_flush_to_a_player_dealt_three_trumps():
+    # three-trumps-redeal is three trumps dealt (001:39), shown whenever before the play, by a
+    # player who passed too (push takes it then). legal_actions offered it only to a stander
+    # after the declarations, never while declaring nor to one who passed. ann is dealt
+    # 2D 3D 4D with 7D turned; dan deals.
+    deal_rules = rules(flush="three-trumps-redeal")
+    hands = {"ann": ["2D", "3D", "4D"], "bob": ["AS", "KS", "QS"]}
+    flush = {"player": "ann", "action": "flush"}
+    deal = deal_at(deal_rules, SEATS, "dan", turnup="7D", pool=6, hands=hands,
+                   miss=["5C", "6C", "7C"])
+    assert deal.legal_actions() == [{"player": "ann", "action": a}
+                                    for a in ("stand", "pass", "take-miss")] + [flush]
+    deal.push({"player": "ann", "action": "pass"})
+    assert flush in deal.legal_actions()  # bob to declare; ann may still show
+    for kind in ("stand", "stand", "pass"):
+        deal.push({"player": deal.to_act, "action": kind})
+    assert deal.phase == "flush" and deal.legal_actions()[0] == flush  # bob and cat stood
+    deal.push(flush)
+    # ann takes P = 6 + 3 = 9, nobody is looed, dan deals again
+    v = deal.verdict()
+    assert v["ended"] == "redeal" and v["next"]["dealer"] == "dan"
+    assert (v["settlement"]["payouts"], v["settlement"]["pool_after"]) == ({"ann": 9}, 0)
+
+
 def test_flush_against_a_defending_dealer_who_pays_nothing():
     # ann alone shows AD 9D 2D; dan, defending, is no stander and is never looed
     rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"ann": ["AD", "9D", "2D"]},
