@@ -120,8 +120,7 @@ class ShowingFlushes:
                             player=name)
         if self._result is not None:  # a verdict was given on the flushes before: settle anew
             self._result = None
-            books = self.books
-            books.payouts, books.loos, books.transfers = {}, {}, {}
+            self.books.unsettle()
         self._flushes.append((s, list(hand), cls))
         if redeal:
             self._end("redeal")

@@ -44,6 +44,11 @@ class Books:
             pool += sum(self.penalties.values())
         return pool
 
+    def unsettle(self) -> None:
+        """Forget a settlement already worked out (payouts, loos, transfers), keeping what was
+        booked before it (antes, penalties): a flush shown after a verdict was asked for."""
+        self.payouts, self.loos, self.transfers = {}, {}, {}
+
     def add(self, book: dict[str, int], seat: str, units: int) -> None:
         if units:
             book[seat] = book.get(seat, 0) + units
