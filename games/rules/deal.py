@@ -733,13 +733,10 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     self._turn_on_void(c)
                 found = self._judge_follow(s, c, hand)
         else:
-            if self._trump is None:
-                if self._trump_mode == "first-lead":
-                    self._set_trump(SUIT[c])
-                elif self._trump_mode == "at-deal":
-                    raise self._err("turnup: the turn-up card is needed to know trumps",
-                                    field="turnup")
-            found = self._judge_lead(c, hand)
+            if self._trump is None and self._trump_mode == "at-deal":
+                raise self._err("turnup: the turn-up card is needed to know trumps",
+                                field="turnup")
+            found = self._judge_lead_card(c, hand)
         if found is not None:
             self._offence(s, found[0], c, found[1], "full-loo")
             if self.phase == OVER:
@@ -843,9 +840,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     self._turn_on_void(c)
                 found = self._judge_follow(s, c, hand)
             else:
-                if self._trump is None and self._trump_mode == "first-lead":
-                    self._set_trump(SUIT[c])
-                found = self._judge_lead(c, hand)
+                found = self._judge_lead_card(c, hand)
         finally:
             (self._trump, self._pam, self._es, self._key, self._best, self._winner,
              self._special) = saved

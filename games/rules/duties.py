@@ -69,6 +69,15 @@ class Duties:
         ace = self._trump * 13 + ACE - 2  # type: ignore[operator]
         return ace - 1 if ace == self.turnup and ace not in hand else ace
 
+    def _judge_lead_card(self, c: int, hand: list[int]) -> tuple[str, str] | None:
+        """A lead judged: under ``trump_turned: first-lead`` the opening lead makes trumps, and
+        it carries no lead duty (the ace, the highest trump, the ace to the first trick): the
+        leader chose the suit with no trumps known (docs/engine.md, interpretation 7)."""
+        if self._trump is None and self._trump_mode == "first-lead":
+            self._set_trump(SUIT[c])
+            return None
+        return self._judge_lead(c, hand)
+
     def _judge_lead(self, c: int, hand: list[int]) -> tuple[str, str] | None:
         trump = self._trump
         if trump is None:

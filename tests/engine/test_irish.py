@@ -82,6 +82,45 @@ def test_irish_first_lead_makes_trumps():
                    deltas={"ann": 1, "bob": 1, "cat": 1, "dan": -3})
 
 
+# first-lead: ann 9H AH KC (9H QH KC) leads 9H, making hearts trumps; bob JH 5S 3C,
+# cat 4D AS 7C, dan passes. T1 ann 9H, bob JH, cat 4D -> bob; T2 bob 5S, cat AS, ann AH (void
+# in spades, must trump) -> ann; T3 ann KC, bob 3C, cat 7C -> ann. P = 3: ann 2, bob 1; cat looed.
+FIRST_LEAD = ("ann stand; bob stand; cat stand; dan pass", "ann exchange; bob exchange; cat exchange",
+              "ann 9H; bob JH; cat 4D\nbob 5S; cat AS; ann AH\nann KC; bob 3C; cat 7C")
+
+
+@pytest.mark.parametrize("duty", [{"lead_trump_ace": True}, {"lead_highest_trump": True},
+                                  {"trump_ace_first_trick": True}])
+def test_the_lead_that_makes_trumps_carries_no_lead_duty(duty):
+    # docs/engine.md interpretation 7: lead duties bind only where trumps are known, and the
+    # leader chose the suit with none known. ann was charged a full loo for leading 9H while
+    # holding AH (under lead_trump_ace, the default, and trump_ace_first_trick) or
+    # QH (lead_highest_trump) of the suit her lead made trumps.
+    hand = ["9H", "QH" if "lead_highest_trump" in duty else "AH", "KC"]
+    plays = FIRST_LEAD[2].replace("ann AH", f"ann {hand[1]}")
+    v = play(irish(*FIRST_LEAD[:2], plays, turnup=None, trump_turned="first-lead",
+                   hands={"ann": hand, "bob": ["JH", "5S", "3C"], "cat": ["4D", "AS", "7C"]},
+                   **duty))
+    assert (v["trumps"], v["status"], v["violations"]) == ("H", "valid", [])
+    assert winners(v) == ["bob", "ann", "ann"]
+    assert_settled(v, payouts={"ann": 2, "bob": 1}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 2, "bob": 1, "cat": -3, "dan": -3})
+
+
+def test_after_the_lead_made_trumps_the_followers_duties_bind():
+    # trump_ace_first_trick: bob holds AH of the trumps ann's 9H made and heads with TH instead.
+    # T1 -> bob; T2 bob AH, cat 7C, ann KC -> bob; T3 bob 5S, cat AS, ann 2S -> cat
+    v = play(irish("ann stand; bob stand; cat stand; dan pass",
+                   "ann exchange; bob exchange; cat exchange",
+                   "ann 9H; bob TH; cat 4D\nbob AH; cat 7C; ann KC\nbob 5S; cat AS; ann 2S",
+                   turnup=None, trump_turned="first-lead", trump_ace_first_trick=True,
+                   hands={"ann": ["9H", "2S", "KC"], "bob": ["TH", "AH", "5S"],
+                          "cat": ["4D", "AS", "7C"]}))
+    assert [(x["player"], x["rule"], x["trick"], x["card"]) for x in v["violations"]] == [
+        ("bob", "failed-to-play-trump-ace", 1, "TH")]
+    assert winners(v) == ["bob", "bob", "cat"]
+
+
 # Club law (Russian source): 7C turned, everyone plays. ann AC 5H 9S, bob 2C KH 3S,
 # cat 4H 8S JD, dan QH TS 6D (see test_three_card_options): winners ann, bob, dan; cat looed.
 CLUB_PLAYS = "ann AC; bob 2C; cat 4H; dan 6D\nann 5H; bob KH; cat JD; dan QH\nbob 3S; cat 8S; dan TS; ann 9S"
