@@ -136,3 +136,39 @@ def test_a_form_record_nested_too_deep_is_refused_as_a_json_body_is(oak_session,
                                   content_type=FORM)
     body = problem(response, 400)
     assert body["errors"][0]["field"] == "record" and "deeper than 32" in body["detail"], body
+
+
+# --- a form post's close or reopen reason, and an import's file name, are read from the body
+# as they come, past any serializer: a NUL character (``%00``) in one was stored (SQLite: in the
+# closings log and the session file's close line, which the import then refuses) or a 500
+# (PostgreSQL: "text fields cannot contain NUL")
+
+
+def test_a_form_close_whose_reason_holds_a_nul_is_refused_naming_reason(played, scorer_client):
+    response = scorer_client.post(session_url(played, "close"), "reason=home%00now", content_type=FORM)
+    body = problem(response, 400)
+    assert [e["field"] for e in body["errors"]] == ["reason"] and "NUL" in body["detail"], body
+    played.refresh_from_db()
+    assert played.status == GameSession.Status.OPEN
+
+
+def test_a_form_reopen_whose_reason_holds_a_nul_is_refused_naming_reason(played, owner_client):
+    assert owner_client.post(session_url(played, "close"), {}, format="json").status_code == 200
+    response = owner_client.post(session_url(played, "reopen"), "reason=x%00", content_type=FORM)
+    body = problem(response, 400)
+    assert [e["field"] for e in body["errors"]] == ["reason"] and "NUL" in body["detail"], body
+    played.refresh_from_db()
+    assert played.status == GameSession.Status.CLOSED
+
+
+def test_a_form_import_whose_file_name_holds_a_nul_is_refused_naming_it(club, scorer_client):
+    from urllib.parse import urlencode
+
+    from games.imports.models import ImportJob
+
+    header = {"format": "loo-session/1", "seats": ["ann", "bob"], "first_dealer": "ann",
+              "rules": {"preset": "three-card"}, "date": "2026-11-28"}
+    body = urlencode({"source": json.dumps(header) + "\n", "filename": "night\x00.jsonl"})
+    body = problem(scorer_client.post("/api/v1/clubs/oak/imports/", body, content_type=FORM), 400)
+    assert [e["field"] for e in body["errors"]] == ["filename"] and "NUL" in body["detail"], body
+    assert not ImportJob.objects.exists()
