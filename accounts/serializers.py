@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
-from loo_ledger.fields import KnownFieldsOnly
+from loo_ledger.fields import KnownFieldsOnly, as_written
 
 from .models import HANDLE_PATTERN, RESERVED_HANDLES, Club, Member, reserved_handle_validator
 
@@ -133,8 +133,10 @@ def handle_from_username(username: str) -> str:
 
 
 class UsernameField(serializers.SlugRelatedField):
-    """A login named by its username. A NUL character is refused like any CharField refuses it,
-    before the look-up: PostgreSQL cannot hold one in text, even to compare.
+    """A login named by its username, as text: a number (a user's id, as REST clients often name
+    a related object) would be looked up as the username it reads as, another login. A NUL
+    character is refused like any CharField refuses it, before the look-up: PostgreSQL cannot
+    hold one in text, even to compare.
 
     The logins of the whole system are not a club's business: the browsable API shows a text
     box, not a ``<select>`` of every username, and an unknown name is refused in plain words
@@ -150,7 +152,11 @@ class UsernameField(serializers.SlugRelatedField):
         super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, str) and "\x00" in data:
+        if not isinstance(data, str):  # a user's id (5) would find the login named "5"
+            raise serializers.ValidationError(
+                f'{self.field_name} is a login\'s username, written as text such as "ann" (or null '
+                f"for none), not {as_written(data)}.")
+        if "\x00" in data:
             raise serializers.ValidationError("Null characters are not allowed.")
         return super().to_internal_value(data)
 

@@ -28,8 +28,8 @@ def unstorable(value: Any, max_depth: int | None = None) -> str | None:
     while stack:
         item, depth = stack.pop()
         if isinstance(item, str):
-            if (found := _UNSTORABLE_CHARACTER.search(item)) is not None:
-                return _character_problem(found.group())
+            if (problem := text_unstorable(item)) is not None:
+                return problem
         elif isinstance(item, (dict, list)):
             if max_depth is not None and depth >= max_depth:
                 return f"nested deeper than {max_depth} levels"
@@ -39,6 +39,15 @@ def unstorable(value: Any, max_depth: int | None = None) -> str | None:
             else:
                 stack.extend((v, depth + 1) for v in item)
     return None
+
+
+def text_unstorable(text: str) -> str | None:
+    """Why the string ``text`` cannot be stored (it holds a NUL character or a lone
+    surrogate), as :func:`unstorable` says it; None when it can. Free text a form post carries
+    is read past the JSON parser, so the services ask it of such text too
+    (``games.services.limits.text_problem``)."""
+    found = _UNSTORABLE_CHARACTER.search(text)
+    return None if found is None else _character_problem(found.group())
 
 
 def _character_problem(char: str) -> str:

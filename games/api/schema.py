@@ -19,6 +19,7 @@ from games.rules.phases import DECLARATION_ALIASES, IRREGULARITY_KINDS
 from games.rules.version import RECORD_FORMAT
 from games.services.limits import MAX_REASON_CHARS
 from loo_ledger.fields import KnownFieldsOnly
+from loo_ledger.parsers import MAX_DEPTH, unstorable
 
 CARD_HELP = "A card: rank A K Q J T 9 ... 2 (10 accepted) and suit C D H S, e.g. 'TH', 'JC'."
 ACTIONS = [*RECORD_ACTIONS, *DECLARATION_ALIASES]  # the engine's: one list, and "fold" (a pass)
@@ -212,10 +213,22 @@ def problems(*statuses: int, described: Mapping[int, str] | None = None) -> dict
 
 @extend_schema_field(DealRecordSchema)
 class RecordField(serializers.JSONField):
-    """A deal record: any JSON object here; the engine judges the rest."""
+    """A deal record: any JSON object here; the engine judges the rest.
+
+    A form post (the browsable API's form, ``curl -d``) carries the record as JSON text, which
+    this field parses itself, past the JSON body parser: so it holds the record to the parser's
+    check (``unstorable``: no NUL character, no lone surrogate, nesting no deeper than
+    ``MAX_DEPTH``), else such a record was stored or a 500 (PostgreSQL's "unsupported Unicode
+    escape sequence"; a ``RecursionError`` on deep nesting)."""
 
     def to_internal_value(self, data: Any) -> Any:
-        value = super().to_internal_value(data)
+        try:
+            value = super().to_internal_value(data)
+            problem = unstorable(value, MAX_DEPTH)
+        except RecursionError:  # (json.loads gave up first: deeper still)
+            problem = f"nested deeper than {MAX_DEPTH} levels"
+        if problem is not None:
+            raise serializers.ValidationError(f"The record is refused: {problem}.")
         if not isinstance(value, dict):
             raise serializers.ValidationError("A deal record is a JSON object.")
         return value

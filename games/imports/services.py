@@ -82,7 +82,7 @@ from games.services.sessions import (
 )
 from games.settlement import eldest_after
 from loo_ledger.fields import as_written, is_whole, read_day
-from loo_ledger.parsers import unstorable
+from loo_ledger.parsers import text_unstorable, unstorable
 from loo_ledger.problems import Problem
 
 logger = logging.getLogger(__name__)
@@ -189,6 +189,10 @@ def import_job_open(*, club: Club, user: Any, source: str, filename: str = "",
     """The job row for a session file, refused as a duplicate (``refuse_duplicate``) unless
     ``allow_duplicate``, a choice the job keeps for its retries. The check and the new row are
     made under the club's lock, so two uploads of one file at once cannot both pass."""
+    if (problem := text_unstorable(filename)) is not None:  # (a form post's, past the parser)
+        message = f"The file name is refused: {problem}."
+        raise Problem(400, detail=message, code="validation-error",
+                      errors=[{"field": "filename", "message": message}])
     with transaction.atomic():
         lock_club(club.pk)
         if not allow_duplicate:

@@ -10,7 +10,7 @@ from accounts.tenancy import resolve_membership
 from games.models import GameSession
 from games.reports.club import club_results
 from games.reports.gather import session_report
-from games.reports.render import group_digits, report_html
+from games.reports.render import CSV_TABLES, group_digits, report_html
 from games.settlement import format_money
 from loo_ledger.problems import Problem
 
@@ -21,9 +21,9 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
     session = get_object_or_404(GameSession.objects.select_related("club"), pk=session_id,
                                 club=member.club)
     api = reverse("report-api", kwargs={"club": club, "session_id": session.pk})
-    links = [("JSON", f"{api}?format=json"), ("CSV: players", f"{api}?format=csv&table=players"),
-             ("CSV: deals", f"{api}?format=csv&table=deals"),
-             ("CSV: transfers", f"{api}?format=csv&table=transfers"), ("PDF", f"{api}?format=pdf"),
+    links = [("JSON", f"{api}?format=json"),  # every CSV table the API offers, one list
+             *((f"CSV: {table}", f"{api}?format=csv&table={table}") for table in CSV_TABLES),
+             ("PDF", f"{api}?format=pdf"),
              ("Session file (.jsonl)",
               reverse("session-file", kwargs={"club": club, "session_id": session.pk})),
              ("Club results", reverse("club-results-page", kwargs={"club": club})),

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from loo_ledger.parsers import text_unstorable
 from loo_ledger.problems import Problem
 
 #: the most deals one session holds: an evening is a hundred or so
@@ -90,11 +91,14 @@ def record_bytes(record: dict[str, Any]) -> int:
 
 def text_problem(value: Any, most: int, what: str) -> str | None:
     """Why ``value`` cannot be stored as the free text ``what`` of at most ``most`` characters
-    (None when it can)."""
+    (None when it can): text, short enough, with no character no database can store (a form
+    post's ``%00``: PostgreSQL refuses it, and a session file carrying it does not import)."""
     if not isinstance(value, str):
         return f"{what} must be text"
     if len(value) > most:
         return f"{what} is {len(value):,} characters long; it may be at most {most:,}"
+    if (problem := text_unstorable(value)) is not None:  # (a form post's, past the JSON parser)
+        return f"{what} is refused: {problem}"
     return None
 
 

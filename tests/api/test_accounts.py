@@ -332,6 +332,24 @@ def test_linking_an_unknown_user_is_refused(club, owner_client):
     assert not Member.objects.filter(club=club, name="zed").exists()
 
 
+@pytest.mark.parametrize("user", [5, ["olga"], {"username": "olga"}, True])
+def test_a_login_named_by_anything_but_text_is_refused_not_looked_up(club, owner_client,
+                                                                     django_user_model, user):
+    """A client sending a user's id (5) linked the login whose username is "5", someone else
+    altogether, or was told "No login named '5'"; a list or an object was quoted as Python
+    wrote it ("No login named '['olga']'")."""
+    django_user_model.objects.create_user("5", password="five-password-1")
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": user},
+                                     format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["user"]
+    assert body["detail"] == ("user is a login's username, written as text such as \"ann\" (or "
+                              f"null for none), not {json.dumps(user)}."), body["detail"]
+    assert not Member.objects.filter(club=club, name="zed").exists()
+    patch = owner_client.patch("/api/v1/clubs/oak/members/bob/", {"user": user}, format="json")
+    assert problem(patch, 400)["errors"][0]["field"] == "user"
+    assert Member.objects.get(club=club, name="bob").user is None
+
+
 def test_the_browsable_member_form_lists_no_logins(club, other_club, django_user_model):
     """An owner sees a text box for the login, not a <select> of every username on the system."""
     django_user_model.objects.create_user("hidden-hilda", password="hidden-password-1")

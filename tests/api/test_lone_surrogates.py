@@ -81,3 +81,94 @@ def test_a_dry_run_with_a_lone_surrogate_is_refused(scorer_client):
     text = json.dumps({"rules": {"preset": "three-card"}, "record": {
         **DEAL1, "seats": ["ann", "bob", "cat"], "memo": "@"}}).replace("@", "\\ud800")
     assert_refused(raw(scorer_client, "/api/v1/replay", text))
+
+
+# --- a form post (the browsable API's form, ``curl -d``) carries the record as JSON text ------
+# The field parses that text itself, past the JSON body parser's check: each of these was
+# stored (SQLite: a NUL kept, a lone surrogate a 500 at the size check) or a 500 (PostgreSQL:
+# "unsupported Unicode escape sequence"; any database: a RecursionError for deep nesting).
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def form_record(escape: str, **extra: str) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode({**extra, "record": json.dumps({**DEAL1, "memo": "@"}).replace("@", escape)})
+
+
+@pytest.mark.parametrize("escape", ["\\u0000", *LONE])
+def test_a_form_deal_whose_record_holds_unstorable_text_is_refused_naming_record(
+        oak_session, scorer_client, viewer_client, escape):
+    entries = LedgerEntry.objects.count()
+    response = scorer_client.post(deals_url(oak_session), form_record(escape, number="1"),
+                                  content_type=FORM)
+    body = problem(response, 400)
+    assert body["code"] == "validation-error", body
+    assert [e["field"] for e in body["errors"]] == ["record"]
+    assert ("NUL" if escape == "\\u0000" else "surrogate") in body["detail"]
+    assert not Deal.objects.exists() and LedgerEntry.objects.count() == entries
+    assert viewer_client.get(session_url(oak_session, "file")).status_code == 200
+
+
+def test_a_form_correction_whose_record_holds_a_lone_surrogate_is_refused(played, scorer_client):
+    response = scorer_client.post(f"{deals_url(played)}1/corrections",
+                                  form_record("\\ud800", reason="slip"), content_type=FORM)
+    assert problem(response, 400)["errors"][0]["field"] == "record"
+    assert DealRevision.objects.filter(deal__session=played, deal__number=1).count() == 1
+
+
+def test_a_form_dry_run_whose_record_holds_a_nul_is_refused(scorer_client):
+    from urllib.parse import urlencode
+
+    record = json.dumps({**DEAL1, "seats": ["ann", "bob", "cat"], "rules": {"preset": "three-card"},
+                         "memo": "@"}).replace("@", "\\u0000")
+    response = scorer_client.post("/api/v1/replay", urlencode({"record": record}), content_type=FORM)
+    assert problem(response, 400)["errors"][0]["field"] == "record"
+
+
+@pytest.mark.parametrize("depth", [40, 100_000])
+def test_a_form_record_nested_too_deep_is_refused_as_a_json_body_is(oak_session, scorer_client, depth):
+    from urllib.parse import urlencode
+
+    text = '{"memo": ' + "[" * depth + "]" * depth + "}"
+    response = scorer_client.post(deals_url(oak_session), urlencode({"number": "1", "record": text}),
+                                  content_type=FORM)
+    body = problem(response, 400)
+    assert body["errors"][0]["field"] == "record" and "deeper than 32" in body["detail"], body
+
+
+# --- a form post's close or reopen reason, and an import's file name, are read from the body
+# as they come, past any serializer: a NUL character (``%00``) in one was stored (SQLite: in the
+# closings log and the session file's close line, which the import then refuses) or a 500
+# (PostgreSQL: "text fields cannot contain NUL")
+
+
+def test_a_form_close_whose_reason_holds_a_nul_is_refused_naming_reason(played, scorer_client):
+    response = scorer_client.post(session_url(played, "close"), "reason=home%00now", content_type=FORM)
+    body = problem(response, 400)
+    assert [e["field"] for e in body["errors"]] == ["reason"] and "NUL" in body["detail"], body
+    played.refresh_from_db()
+    assert played.status == GameSession.Status.OPEN
+
+
+def test_a_form_reopen_whose_reason_holds_a_nul_is_refused_naming_reason(played, owner_client):
+    assert owner_client.post(session_url(played, "close"), {}, format="json").status_code == 200
+    response = owner_client.post(session_url(played, "reopen"), "reason=x%00", content_type=FORM)
+    body = problem(response, 400)
+    assert [e["field"] for e in body["errors"]] == ["reason"] and "NUL" in body["detail"], body
+    played.refresh_from_db()
+    assert played.status == GameSession.Status.CLOSED
+
+
+def test_a_form_import_whose_file_name_holds_a_nul_is_refused_naming_it(club, scorer_client):
+    from urllib.parse import urlencode
+
+    from games.imports.models import ImportJob
+
+    header = {"format": "loo-session/1", "seats": ["ann", "bob"], "first_dealer": "ann",
+              "rules": {"preset": "three-card"}, "date": "2026-11-28"}
+    body = urlencode({"source": json.dumps(header) + "\n", "filename": "night\x00.jsonl"})
+    body = problem(scorer_client.post("/api/v1/clubs/oak/imports/", body, content_type=FORM), 400)
+    assert [e["field"] for e in body["errors"]] == ["filename"] and "NUL" in body["detail"], body
+    assert not ImportJob.objects.exists()

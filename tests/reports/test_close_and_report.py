@@ -405,6 +405,24 @@ def test_report_html_page(closed_session, client, member_for):
     assert names and all(f'<tr><th scope="row"><bdi>{n}</bdi></th>' in banker for n in names)
 
 
+def test_report_page_links_every_csv_table_the_api_offers(closed_session, client, member_for):
+    """The page's downloads offer each CSV table (the purchases one, with its voids, was left
+    out: a treasurer on the page could not get it), and each link answers that table."""
+    from games.reports.render import CSV_TABLES
+
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    nav = html[html.index('<nav aria-label="Downloads and pages">'):]
+    nav = nav[:nav.index("</nav>")]
+    links = dict(re.findall(r'<a href="([^"]*format=csv[^"]*)">([^<]*)</a>', nav))
+    assert sorted(links.values()) == sorted(f"CSV: {t}" for t in CSV_TABLES), links
+    for href, label in links.items():
+        answer = client.get(href.replace("&amp;", "&"))
+        table = label.removeprefix("CSV: ")
+        assert answer.status_code == 200, href
+        assert f'-{table}.csv"' in answer["Content-Disposition"], answer["Content-Disposition"]
+
+
 def test_report_page_says_who_pays_how_each_deal_ended_and_what_its_words_mean(
         closed_session, client, member_for, viewer_client):
     client.force_login(member_for("viewer").user)
