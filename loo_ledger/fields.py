@@ -108,6 +108,20 @@ def true_false_message(name: str, *, in_form: bool = False) -> str:
     return f'{name} must be true or false: a JSON boolean, not text ("true", "yes") or a number (1).'
 
 
+def read_flag(params: Mapping[str, Any], name: str) -> bool:
+    """A true/false query parameter (``?allow_duplicate=true``), left out false. A query string
+    is text, as a form post is: its spellings are read (true/false, yes/no, on/off, 1/0), and
+    any other is a 400 naming the parameter, not a quiet false (``?allow_duplicate=on`` was
+    read as false, and the answer told the client to send what it had sent)."""
+    if name not in params:
+        return False
+    try:
+        return serializers.BooleanField().to_internal_value(params[name])
+    except serializers.ValidationError:
+        raise serializers.ValidationError(
+            {name: [true_false_message(name, in_form=True)]}, code="invalid") from None
+
+
 class StrictBooleanField(serializers.BooleanField):
     """A ``BooleanField`` that takes JSON ``true``/``false`` only. DRF's reads ``"yes"``,
     ``"on"``, ``"t"``, ``1`` and ``0.0`` in a JSON body too, so ``"paid": "no"`` and

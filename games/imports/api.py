@@ -18,6 +18,7 @@ from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry, no_such_import
 from games.services import limits
 from games.services.idempotency import idempotent
+from loo_ledger.fields import read_flag
 from loo_ledger.locations import location
 from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
@@ -141,8 +142,8 @@ class ImportListView(ClubScopedAPIView):
                                 "as an upload)."})})
     @idempotent(current=job_now)
     def post(self, request: Request, club: str) -> Response:
+        allow = read_flag(request.query_params, "allow_duplicate")
         source, filename = _source(request)
-        allow = str(request.query_params.get("allow_duplicate", "")).lower() in ("1", "true", "yes")
         with transaction.atomic():  # the role again under the club's lock, which the new job takes
             lock_club_and_recheck(self, request)
             job = import_job_create(club=self.club, user=request.user, source=source,

@@ -277,6 +277,35 @@ def test_a_key_reused_with_another_query_is_a_422(scorer_client,
     assert ImportJob.objects.count() == 1
 
 
+@pytest.mark.parametrize("spelling, stored_twice", [("on", True), ("yes", True), ("1", True),
+                                                    ("off", False), ("false", False)])
+def test_allow_duplicate_is_read_in_a_forms_spellings(scorer_client, spelling, stored_twice,
+                                                     django_capture_on_commit_callbacks):
+    # ?allow_duplicate=on was read as false: a 409 telling the client to send what it had sent
+    from games.models import GameSession
+
+    body = {"source": kit.session_file(3)}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.post(IMPORTS, body, format="json").status_code == 202
+        again = scorer_client.post(f"{IMPORTS}?allow_duplicate={spelling}", body, format="json")
+    assert again.status_code == (202 if stored_twice else 409), again.content
+    assert GameSession.objects.count() == (2 if stored_twice else 1)
+
+
+@pytest.mark.parametrize("value", ["maybe", "", "2"])
+def test_allow_duplicate_neither_true_nor_false_is_a_400_naming_it(scorer_client, value):
+    from games.imports.models import ImportJob
+
+    response = scorer_client.post(f"{IMPORTS}?allow_duplicate={value}",
+                                  {"source": kit.session_file(3)}, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"] == [{
+        "field": "allow_duplicate",
+        "message": "allow_duplicate must be true or false, written as true/false, yes/no, "
+                   "on/off or 1/0.", "code": "invalid"}]
+    assert not ImportJob.objects.exists()
+
+
 def test_an_upload_over_the_limit_is_not_read_for_the_key(monkeypatch):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
