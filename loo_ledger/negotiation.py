@@ -12,6 +12,8 @@ from typing import Any
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 
+from .fields import as_written
+
 ACCEPT_SHOWN = 100  # characters of the Accept header a 406 repeats
 
 
@@ -20,7 +22,7 @@ class ProblemContentNegotiation(DefaultContentNegotiation):
         chosen = [r for r in renderers if r.format == format]
         if not chosen:
             offered = ", ".join(dict.fromkeys(r.format for r in renderers))
-            raise NotAcceptable(f"Unknown format {format!r}: this URL offers {offered}.")
+            raise NotAcceptable(f"Unknown format {as_written(format)}: this URL offers {offered}.")
         return chosen
 
     def select_renderer(self, request: Any, renderers: list[Any],
@@ -41,4 +43,4 @@ def not_acceptable_detail(request: Any, renderers: list[Any]) -> str:
     if len(accept) > ACCEPT_SHOWN:
         accept = accept[:ACCEPT_SHOWN] + "..."
     offered = ", ".join(dict.fromkeys(r.media_type for r in renderers))
-    return f"Nothing here matches Accept: {accept!r}; this URL offers {offered}."
+    return f"Nothing here matches Accept: {as_written(accept)}; this URL offers {offered}."

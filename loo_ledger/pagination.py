@@ -12,6 +12,8 @@ from django.core.paginator import Paginator
 from rest_framework import pagination
 from rest_framework.exceptions import NotFound, ValidationError
 
+from .fields import as_written
+
 
 class PageRefused(Exception):
     """``?page=`` names no page: ``status`` 400 (not a page number) or 404 (past the last)."""
@@ -25,7 +27,7 @@ def page_number(asked: str, paginator: Paginator) -> int:
     """The page number ``asked`` (the text of ``?page=``) names in ``paginator``.
     Raises ``PageRefused`` saying why it names none."""
     if not (asked.isascii() and asked.isdigit() and int(asked) >= 1):
-        raise PageRefused(400, f"page must be a whole number from 1, not {asked!r}.")
+        raise PageRefused(400, f"page must be a whole number from 1, not {as_written(asked)}.")
     if int(asked) > paginator.num_pages:
         raise PageRefused(404, f"There is no page {int(asked)}: the last is page "
                                f"{paginator.num_pages}.")

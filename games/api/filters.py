@@ -16,7 +16,7 @@ import django_filters
 
 from games.models import Deal, GameSession
 from games.rules.phases import IRREGULARITY_KINDS
-from loo_ledger.fields import read_day
+from loo_ledger.fields import as_written, read_day
 from loo_ledger.filters import choice_filter
 from loo_ledger.problems import Problem
 
@@ -35,7 +35,7 @@ def parse_day(value: str | None, field: str) -> date | None:
     try:
         return read_day(value)
     except ValueError:
-        raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {value!r}",
+        raise Problem(400, detail=f"{field} must be a date like 2026-11-30, not {as_written(value)}",
                       errors=[{"field": field, "message": "Expected YYYY-MM-DD."}],
                       code="validation-error") from None
 

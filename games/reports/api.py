@@ -39,7 +39,7 @@ from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf
 from games.reports.render import CSV_TABLES, report_csv
 from games.selectors import closings_log
 from games.services.idempotency import idempotent
-from loo_ledger.fields import unknown_fields
+from loo_ledger.fields import as_written, unknown_fields
 from loo_ledger.problems import Problem
 
 
@@ -147,7 +147,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
             table = request.query_params.get("table", "players")
             if table not in CSV_TABLES:
                 raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}",
-                              errors=[{"field": "table", "message": f"Unknown table {table!r}."}],
+                              errors=[{"field": "table", "message": f"Unknown table {as_written(table)}."}],
                               code="validation-error")
             name = _file_name(session, table, report, "csv")
             return Response(report_csv(report, table),

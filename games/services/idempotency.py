@@ -37,6 +37,7 @@ from rest_framework.response import Response
 from accounts.models import Club
 from games.models import IdempotencyKey
 from games.services import limits
+from loo_ledger.fields import as_written
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 
@@ -115,11 +116,11 @@ def idempotency_begin(*, club: Club, user: Any, key: str, fingerprint: str) -> t
         # released between our insert and our read: a request that failed keeps no key, so claim it again
     else:
         raise Problem(409, "Request in flight",
-                      detail=f"Requests with {HEADER} {key!r} keep arriving at once; retry shortly.",
+                      detail=f"Requests with {HEADER} {as_written(key)} keep arriving at once; retry shortly.",
                       code="conflict")
     if row.fingerprint != fingerprint:
         raise Problem(422, "Idempotency-Key reused",
-                      detail=f"The {HEADER} {key!r} was used for a different request; use a new key.",
+                      detail=f"The {HEADER} {as_written(key)} was used for a different request; use a new key.",
                       code="unprocessable")
     if row.state == IdempotencyKey.State.DONE:
         return row, True
@@ -130,7 +131,7 @@ def idempotency_begin(*, club: Club, user: Any, key: str, fingerprint: str) -> t
     if taken:
         return row, False
     raise Problem(409, "Request in flight",
-                  detail=f"A request with {HEADER} {key!r} is still being processed; retry shortly.",
+                  detail=f"A request with {HEADER} {as_written(key)} is still being processed; retry shortly.",
                   code="conflict")
 
 

@@ -120,5 +120,5 @@ def test_a_day_that_is_none_is_the_same_400_on_both(viewer_client, field, day):
         answer.pop("instance")  # (the request's own path)
     assert answers[0] == answers[1]
     assert answers[0]["code"] == "validation-error"
-    assert answers[0]["detail"] == f"{field} must be a date like 2026-11-30, not {day!r}"
+    assert answers[0]["detail"] == f"{field} must be a date like 2026-11-30, not {json.dumps(day)}"
     assert answers[0]["errors"] == [{"field": field, "message": "Expected YYYY-MM-DD."}]

@@ -302,7 +302,7 @@ def test_every_problem_code_the_services_raise_has_a_page():
 def test_an_unknown_format_on_a_docs_page_is_a_json_problem(url):
     response = APIClient().get(url, {"format": "nope"})
     data = problem(response, 406)
-    assert data["code"] == "not-acceptable" and "'nope'" in data["detail"]
+    assert data["code"] == "not-acceptable" and '"nope"' in data["detail"]
 
 
 @pytest.mark.parametrize("role, method, path", [

@@ -144,8 +144,8 @@ def test_the_club_page_shows_its_sessions_a_page_at_a_time_as_the_api_lists_them
     assert '<a href="/clubs/oak/">« Newest</a>' in html and "Older" not in html
     assert sorted(first + second + third) == sorted(GameSession.objects.values_list("pk", flat=True))
     for query, status, message in (
-            ("?page=0", 400, "page must be a whole number from 1, not &#x27;0&#x27;."),
-            ("?page=two", 400, "page must be a whole number from 1, not &#x27;two&#x27;."),
+            ("?page=0", 400, "page must be a whole number from 1, not &quot;0&quot;."),
+            ("?page=two", 400, "page must be a whole number from 1, not &quot;two&quot;."),
             ("?page=4", 404, "There is no page 4: the last is page 3.")):
         response = client.get(f"/clubs/oak/{query}")
         html = response.content.decode()

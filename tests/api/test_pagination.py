@@ -3,6 +3,8 @@
 "Invalid page.", as if the list did not exist); the club's web page reads it by the same rule."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.api.conftest import problem, session_url
@@ -22,7 +24,7 @@ def test_a_page_that_is_not_a_number_from_1_is_a_400_naming_page(oak_session, vi
     assert body["code"] == "validation-error"
     [error] = body["errors"]
     assert error["field"] == "page"
-    assert error["message"] == f"page must be a whole number from 1, not {page!r}."
+    assert error["message"] == f"page must be a whole number from 1, not {json.dumps(page, ensure_ascii=False)}."
 
 
 @pytest.mark.parametrize("tail", LISTS)

