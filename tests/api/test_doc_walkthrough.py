@@ -1,7 +1,8 @@
-"""docs/api.md's worked example and docs/settlement.md's closing and import examples, run as
-written: the shell blocks themselves, with curl and jq, against a live server holding the demo
-data of ``make run`` (eager Celery, as there), one block after another as a newcomer pastes
-them. Every figure their comments show is compared with what the server answered.
+"""docs/api.md's worked example, docs/settlement.md's closing and import examples and
+docs/accounts.md's clubs and members, run as written: the shell blocks themselves, with curl
+and jq, against a live server holding the demo data of ``make run`` (eager Celery, as there),
+one block after another as a newcomer pastes them. Every figure their comments show is
+compared with what the server answered.
 
 The ``manage.py`` lines are left out (they would open the development database, not the test
 one); tests/reports/test_imports.py covers those commands.
@@ -116,3 +117,41 @@ def test_api_and_settlement_examples_answer_what_the_pages_show(live_server, tmp
     for key in ("type", "title", "status", "session", "job"):
         assert duplicate[key] == said(text, key, at), key
     assert " ".join(duplicate["detail"].split()) == " ".join(said(text, "detail", at).split())
+
+
+def json_block(page: str, needle: str) -> dict:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    found = [b for b in re.findall(r"^```json\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+             if needle in b]
+    assert len(found) == 1, (page, needle)
+    return json.loads(found[0])
+
+
+def test_accounts_examples_answer_what_the_page_shows(live_server):
+    """docs/accounts.md's shell block (a token, a club, its members and roles, unlinking a
+    login), run as written against the demo of ``make run``, then the refusal its "Errors"
+    section shows, which that block leaves the club ready to give."""
+    call_command("load_demo", deals=1, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    block = sh_block("docs/accounts.md", "create a club: I become its owner")
+    shown = json_block("docs/accounts.md", '"instance": "/api/v1/clubs/oak/members/"')
+    # the "Errors" section's request, with the block's token
+    refused = ("\ncurl -s -X POST http://127.0.0.1:8000/api/v1/clubs/oak/members/ "
+               "-H \"Authorization: Token $TOKEN\" -H 'Content-Type: application/json' "
+               "-d '{\"name\": \"bob\", \"user\": \"demo\"}'")
+    script = (block + refused).replace("http://127.0.0.1:8000", live_server.url)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    clubs, oak, bob, sam, bob_viewer, scorers, problem = answers(done.stdout)
+
+    assert [(c["slug"], c["role"]) for c in clubs["results"]] == [("demo", "owner")]
+    assert (oak["slug"], oak["name"], oak["role"]) == ("oak", "Oak Card Club", "owner")
+    assert (bob["name"], bob["display_name"], bob["role"], bob["user"]) == ("bob", "Bob", "player", None)
+    assert (sam["name"], sam["role"], sam["user"]) == ("sam", "scorer", "scorer")
+    assert bob_viewer["role"] == "viewer"
+    assert [m["name"] for m in scorers["results"]] == ["sam"]
+    # the DELETE answered 204 (no body) and unlinked sam's login; sam stays a member
+    from accounts.models import Member
+    assert Member.objects.get(club__slug="oak", name="sam").user is None
+    assert Member.objects.get(club__slug="oak", name="ann").user.username == "demo"
+    assert problem == shown
