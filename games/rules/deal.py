@@ -18,6 +18,7 @@ from .exchanging import Exchanging
 from .flushes import ShowingFlushes
 from .options import GAME_NAMES, RuleSet, rules_from
 from .phases import (
+    ACTIONS,
     DECLARATION_ALIASES,
     DECLARATIONS,
     DECLARE,
@@ -35,6 +36,8 @@ from .verdict import build_verdict
 from .version import ENGINE_VERSION
 
 _NOBODY = NOBODY
+#: every action name a record may give (the format's, and the aliases read as one of them)
+_ACTION_NAMES = frozenset(ACTIONS) | frozenset(DECLARATION_ALIASES)
 
 
 class _Setup:
@@ -439,6 +442,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             kind = action["action"]
         except (KeyError, TypeError, IndexError):
             kind = None
+        # an action the format does not know is named so wherever it stands, even after the
+        # last trick (not "the deal is already over", as if it were a move); a list is unhashable
+        if not isinstance(kind, str) or kind not in _ACTION_NAMES:
+            raise self._err(unknown_action(kind), player=action.get("player")
+                            if isinstance(action, Mapping) else None, field="action")
         if kind == "play":
             self._push_play(action)
             return
@@ -448,17 +456,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             raise self._err(f"{kind}: the deal is already over", player=action.get("player"))
         if kind in DECLARATIONS:
             self._push_declaration(action, kind)
-        elif isinstance(kind, str) and kind in DECLARATION_ALIASES:  # (a list is unhashable)
+        elif kind in DECLARATION_ALIASES:
             self._push_declaration(action, DECLARATION_ALIASES[kind])
         elif kind == "exchange":
             self._push_exchange(action)
         elif kind == "flush":
             self._push_flush(action)
-        elif kind == "irregularity":
-            self._push_irregularity(action)
         else:
-            raise self._err(unknown_action(kind), player=action.get("player")
-                            if isinstance(action, Mapping) else None, field="action")
+            self._push_irregularity(action)
 
     # ---------------------------------------------------------------- irregularities
     def _push_irregularity(self, action: Mapping[str, Any]) -> None:

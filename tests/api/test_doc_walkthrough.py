@@ -1,22 +1,25 @@
-"""docs/api.md's worked example and docs/settlement.md's closing and import examples, run as
-written: the shell blocks themselves, with curl and jq, against a live server holding the demo
-data of ``make run`` (eager Celery, as there), one block after another as a newcomer pastes
-them. Every figure their comments show is compared with what the server answered.
+"""docs/api.md's worked example, docs/settlement.md's closing and import examples and
+docs/accounts.md's clubs and members, run as written: the shell blocks themselves, with curl
+and jq, against a live server holding the demo data of ``make run`` (eager Celery, as there),
+one block after another as a newcomer pastes them. Every figure their comments show is
+compared with what the server answered.
 
-The ``manage.py`` lines are left out (they would open the development database, not the test
-one); tests/reports/test_imports.py covers those commands.
+The ``manage.py`` lines run in the test's own process (``call_command``), since as commands they
+would open the development database, not the test one.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import pathlib
 import re
+import shlex
 import shutil
 import subprocess
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games.models import GameSession
 
@@ -60,6 +63,30 @@ def answers(stdout: str) -> list:
         value, at = decoder.raw_decode(stdout, at)
         out.append(value)
     return out
+
+
+def run_manage(line: str, tmp_path: pathlib.Path, session: int | None = None) -> tuple[str, str]:
+    """A page's ``.venv/bin/python manage.py ...`` line run with ``call_command`` (the test
+    database, not the development one): ``"$S"`` is ``session``, ``/tmp/`` the test's
+    directory; a ``> FILE`` or ``| jq FILTER`` after it writes to a file with ``-o`` (the
+    command writes bytes to the process's own stdout otherwise), piped through ``jq`` as the
+    page pipes it. Returns (stdout, stderr)."""
+    command = line.partition("  #")[0].replace('"$S"', str(session)).replace("/tmp/", f"{tmp_path}/")
+    command, _, jq_filter = command.partition(" | jq ")
+    command, _, target = command.partition(" > ")
+    args = shlex.split(command)
+    assert args[:2] == [".venv/bin/python", "manage.py"], line
+    args = args[2:]
+    piped = tmp_path / "piped"
+    if jq_filter or target:
+        args += ["-o", target.strip() or str(piped)]
+    out, err = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    if jq_filter:
+        filtered = subprocess.run(["jq", *shlex.split(jq_filter), str(piped)], check=True,
+                                  capture_output=True, text=True)
+        return filtered.stdout, err.getvalue()
+    return out.getvalue(), err.getvalue()
 
 
 def test_api_and_settlement_examples_answer_what_the_pages_show(live_server, tmp_path):
@@ -116,3 +143,65 @@ def test_api_and_settlement_examples_answer_what_the_pages_show(live_server, tmp
     for key in ("type", "title", "status", "session", "job"):
         assert duplicate[key] == said(text, key, at), key
     assert " ".join(duplicate["detail"].split()) == " ".join(said(text, "detail", at).split())
+
+    # docs/settlement.md's manage.py lines, run in this process on the test database as the
+    # page writes them: the same file again from the shell (refused, then imported anew as a
+    # new session), then the closed session's report
+    refused_line, again_line = [line for line in imports.splitlines() if "manage.py" in line]
+    with pytest.raises(CommandError) as refused:
+        run_manage(refused_line, tmp_path)
+    shown = re.search(r"-> CommandError: (.*?)\s*\[exit 1\]", text).group(1)
+    assert " ".join(str(refused.value).split()) == shown.replace("/tmp/", f"{tmp_path}/")
+    out, err = run_manage(again_line, tmp_path)
+    assert out.strip() == re.search(r"stdout: (.*?\))", text).group(1)
+    assert GameSession.objects.filter(pk=session).exists()  # the closed one, still there
+    for bar in re.findall(r"(?:validating|storing) +\[#+\] \d+/\d+", text):
+        assert bar in err, bar
+    report = sh_block("docs/settlement.md", 'export_report "$S"')
+    text = comments(report)
+    pdf_line, _csv_line, json_line = [line for line in report.splitlines() if "manage.py" in line]
+    _out, err = run_manage(pdf_line, tmp_path, session)
+    wrote = re.escape(re.search(r"-> (wrote .*?bytes\))", text).group(1).replace("/tmp/", f"{tmp_path}/"))
+    assert re.fullmatch(wrote.replace(r"\.\.\.", r"\d+"), err.strip()), err
+    out, _err = run_manage(json_line, tmp_path, session)
+    shown = [json.loads(o) for o in re.findall(r"\{[^{}]*\}", text.partition("(... bytes)")[2])]
+    assert shown
+    assert [json.loads(line) for line in out.splitlines()][:len(shown)] == shown
+
+
+def json_block(page: str, needle: str) -> dict:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    found = [b for b in re.findall(r"^```json\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+             if needle in b]
+    assert len(found) == 1, (page, needle)
+    return json.loads(found[0])
+
+
+def test_accounts_examples_answer_what_the_page_shows(live_server):
+    """docs/accounts.md's shell block (a token, a club, its members and roles, unlinking a
+    login), run as written against the demo of ``make run``, then the refusal its "Errors"
+    section shows, which that block leaves the club ready to give."""
+    call_command("load_demo", deals=1, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    block = sh_block("docs/accounts.md", "create a club: I become its owner")
+    shown = json_block("docs/accounts.md", '"instance": "/api/v1/clubs/oak/members/"')
+    # the "Errors" section's request, with the block's token
+    refused = ("\ncurl -s -X POST http://127.0.0.1:8000/api/v1/clubs/oak/members/ "
+               "-H \"Authorization: Token $TOKEN\" -H 'Content-Type: application/json' "
+               "-d '{\"name\": \"bob\", \"user\": \"demo\"}'")
+    script = (block + refused).replace("http://127.0.0.1:8000", live_server.url)
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    clubs, oak, bob, sam, bob_viewer, scorers, problem = answers(done.stdout)
+
+    assert [(c["slug"], c["role"]) for c in clubs["results"]] == [("demo", "owner")]
+    assert (oak["slug"], oak["name"], oak["role"]) == ("oak", "Oak Card Club", "owner")
+    assert (bob["name"], bob["display_name"], bob["role"], bob["user"]) == ("bob", "Bob", "player", None)
+    assert (sam["name"], sam["role"], sam["user"]) == ("sam", "scorer", "scorer")
+    assert bob_viewer["role"] == "viewer"
+    assert [m["name"] for m in scorers["results"]] == ["sam"]
+    # the DELETE answered 204 (no body) and unlinked sam's login; sam stays a member
+    from accounts.models import Member
+    assert Member.objects.get(club__slug="oak", name="sam").user is None
+    assert Member.objects.get(club__slug="oak", name="ann").user.username == "demo"
+    assert problem == shown

@@ -86,6 +86,16 @@ def test_read_only_fields_sent_back_are_ignored_as_before(oak_session, scorer_cl
     assert owner_client.put("/api/v1/clubs/oak/members/ann/", member, format="json").status_code == 200
 
 
+def test_a_session_body_takes_no_answer_field_back(scorer_client):
+    # docs/api.md: only purchases, payments, members and clubs take their answer's fields back;
+    # a session's body is not its answer's shape, and an id (or a status) there is refused
+    response = scorer_client.post("/api/v1/clubs/oak/sessions/",
+                                  {**SESSION, "id": 7, "status": "closed"}, format="json")
+    unknown(response, "id", "Unknown field 'id'")
+    unknown(response, "status", "Unknown field 'status'")
+    assert not GameSession.objects.exists()
+
+
 def test_a_form_post_may_carry_its_csrf_token(oak_session, scorer_client):
     # the browsable API's forms send Django's CSRF token beside the fields
     response = scorer_client.post(session_url(oak_session, "purchases/"),

@@ -163,6 +163,23 @@ def test_readme_python_example_runs_and_says_what_it_prints(readme_run):
     assert run_python(code, workdir) == 2
 
 
+# --- docs/engine-api.md: the public names --------------------------------------------------
+
+
+def test_engine_api_import_block_names_every_public_name_and_imports():
+    """The page's import block is the contract's list: every name ``games.rules`` exports, no
+    other, and as written it imports (each comment's "now" version is the engine's)."""
+    import games.rules
+
+    code = block_with(doc("docs/engine-api.md"), "python", "from games.rules import (")
+    statement = ast.parse(code).body[0]
+    assert isinstance(statement, ast.ImportFrom)
+    assert sorted(a.name for a in statement.names) == sorted(games.rules.__all__)
+    namespace: dict = {}
+    exec(compile(code, "<engine-api.md>", "exec"), namespace)  # noqa: S102 (the page's own import)
+    assert f'now "{namespace["ENGINE_VERSION"]}"' in code
+
+
 # --- docs/engine.md -----------------------------------------------------------------------
 
 ENGINE_MD = doc("docs/engine.md")

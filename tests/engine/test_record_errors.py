@@ -501,6 +501,17 @@ def test_an_action_name_that_is_not_text_is_an_unknown_action(kind):
     assert error["message"] == f"unknown action {kind!r}: a record's actions are {KNOWN_ACTIONS}"
 
 
+@pytest.mark.parametrize("kind", ["shuffle", None, ["pass"]])
+def test_an_unknown_action_after_the_last_trick_is_named_unknown(kind):
+    # docs/engine-api.md: an action the format does not know is named so, wherever it stands;
+    # after the last trick it was "shuffle: the deal is already over", as if it were a move
+    rec = five_card()
+    rec["actions"].append({"player": "bob", "action": kind})
+    error = next(e for e in record_errors(rec) if e["index"] == len(rec["actions"]) - 1)
+    assert error["message"] == f"unknown action {kind!r}: a record's actions are {KNOWN_ACTIONS}"
+    assert error["field"] == "action"
+
+
 def test_the_actions_named_are_the_record_formats():
     # deal-record.md's actions, in its order: declarations, exchange, flush, play, irregularity
     from games.rules.phases import ACTIONS, DECLARATIONS
