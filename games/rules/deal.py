@@ -442,14 +442,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             kind = action["action"]
         except (KeyError, TypeError, IndexError):
             kind = None
+        if kind == "play":  # (first: nearly every action is one)
+            self._push_play(action)
+            return
         # an action the format does not know is named so wherever it stands, even after the
         # last trick (not "the deal is already over", as if it were a move); a list is unhashable
         if not isinstance(kind, str) or kind not in _ACTION_NAMES:
             raise self._err(unknown_action(kind), player=action.get("player")
                             if isinstance(action, Mapping) else None, field="action")
-        if kind == "play":
-            self._push_play(action)
-            return
         if self.phase == OVER and not (kind == "flush" and self._ended == "flush"):
             if self._ended == "thrown-in" and kind == "irregularity":
                 return  # the rest of a thrown-in hand
