@@ -96,7 +96,8 @@ def member_unlink(*, member: Member) -> Member:
         return member
     if member.leaves_club_without_owner(role=member.role, user=None):
         raise Problem(400, detail=Member.KEEP_AN_OWNER, code="validation-error",
-                      errors=[{"field": "user", "message": Member.KEEP_AN_OWNER}])
+                      errors=[{"field": "user", "message": Member.KEEP_AN_OWNER,
+                               "code": "invalid"}])  # as a PATCH's refusal carries it
     member.user = None
     member.save(update_fields=["user"])
     return member

