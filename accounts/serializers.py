@@ -13,7 +13,7 @@ from rest_framework.validators import UniqueValidator
 
 from loo_ledger.fields import KnownFieldsOnly, as_written
 
-from .models import HANDLE_PATTERN, RESERVED_HANDLES, Club, Member, reserved_handle_validator
+from .models import HANDLE_PATTERN, RESERVED_HANDLES, Club, Member, Role, reserved_handle_validator
 
 
 class TokenSerializer(serializers.Serializer):
@@ -204,10 +204,13 @@ class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         member = self.instance
-        if member is not None and member.leaves_club_without_owner(
-                role=attrs.get("role", member.role), user=attrs.get("user", member.user)):
-            raise serializers.ValidationError(
-                {"role": Member.KEEP_AN_OWNER})
+        if member is None:
+            return attrs
+        role, user = attrs.get("role", member.role), attrs.get("user", member.user)
+        if member.leaves_club_without_owner(role=role, user=user):
+            # the field whose change left no owner: the role stepped down, else the login
+            field = "role" if role != Role.OWNER else "user"
+            raise serializers.ValidationError({field: Member.KEEP_AN_OWNER})
         return attrs
 
 

@@ -444,11 +444,20 @@ def test_last_owner_cannot_step_down(club, owner_client):
     assert Member.objects.get(club=club, name="olga").role == "owner"
 
 
+def test_the_last_owners_login_unlinked_is_refused_on_user(club, owner_client):
+    body = problem(owner_client.patch("/api/v1/clubs/oak/members/olga/", {"user": None},
+                                      format="json"), 400)
+    assert [e["field"] for e in body["errors"]] == ["user"]
+    assert Member.objects.get(club=club, name="olga").user is not None
+
+
 def test_an_inactive_login_is_no_owner_to_keep(club, owner_client, django_user_model):
     django_user_model.objects.create_user("gone", password="gone-password-1", is_active=False)
     body = problem(owner_client.patch("/api/v1/clubs/oak/members/olga/", {"user": "gone"},
                                       format="json"), 400)
-    assert body["errors"][0]["message"] == "A club must keep at least one owner with a login."
+    # named on the field that changed (it said "role", which was not sent)
+    assert body["errors"] == [{"field": "user", "code": "invalid",
+                               "message": "A club must keep at least one owner with a login."}]
     # a second owner whose login is switched off does not let olga step down either
     sam = Member.objects.get(club=club, name="sam")
     sam.role = "owner"
