@@ -20,6 +20,7 @@ from .models import (
     LedgerEntry,
     PurchaseVoid,
 )
+from .services.ledger import session_lock
 
 
 class ReadOnlyAdminMixin:
@@ -71,6 +72,14 @@ class GameSessionAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # sessions are opened through the API: the engine validates the rules
+
+    def save_model(self, request: HttpRequest, obj: GameSession, form: Any, change: bool) -> None:
+        """Write only the fields the form edits (name, date), under the session's lock. A whole
+        save wrote every column as the page read it, so a close or reopen committed meanwhile
+        was undone: the session open again with every chip bought back, or closed with its
+        closing reversed in the ledger."""
+        session_lock(obj)  # (the admin's change view runs in a transaction)
+        obj.save(update_fields=[name for name in form.changed_data if name in ("name", "date")])
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -8,11 +8,12 @@ N are always those of the deals' current revisions, whatever was corrected later
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, QuerySet, Sum
 
 from games.models import (
@@ -361,8 +362,32 @@ def money_owed(session: GameSession, *, paid: Mapping[str, int] | None = None) -
     return owed
 
 
+@contextmanager
+def one_moment() -> Iterator[None]:
+    """Reads that all see the session as it stood at one moment, on PostgreSQL: a read-only
+    REPEATABLE READ transaction. Under READ COMMITTED each query saw what had committed by
+    then, so a correction committed half-way through a read answered a ledger at odds with
+    itself (``ok: false``, "deal 1: ledger moves ..., verdict r3 says ..."). Inside a
+    transaction already (a write's, under the session's lock) the reads go on in it; SQLite's
+    transactions take the write lock (``transaction_mode: IMMEDIATE``), so there the reads are
+    left as they were rather than queue behind every writer."""
+    if connection.in_atomic_block or connection.vendor != "postgresql":
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
 def ledger_statement(session: GameSession) -> dict[str, Any]:
-    """Everything ``GET .../ledger`` shows: the timeline, the totals and the invariant check."""
+    """Everything ``GET .../ledger`` shows: the timeline, the totals and the invariant check,
+    read at one moment (``one_moment``)."""
+    with one_moment():
+        return _statement(session)
+
+
+def _statement(session: GameSession) -> dict[str, Any]:
     rows = ledger_timeline(session)
     balances = ledger_balances(session)
     purchased: dict[str, int] = {seat: 0 for seat in session.seats}

@@ -207,6 +207,52 @@ def test_admin_shows_sessions_deals_and_a_read_only_ledger(played, admin_client_
     assert 'name="chips"' not in page  # shown, not editable
 
 
+def _change_form(page: str) -> dict[str, str]:
+    """The fields an admin change page posts back as they stand (inputs and text areas)."""
+    import html
+    import re
+
+    data = {name: html.unescape(value) for name, value in
+            re.findall(r'<input[^>]*?name="([^"]+)"[^>]*?value="([^"]*)"', page)}
+    data.pop("csrfmiddlewaretoken", None)
+    return data
+
+
+@pytest.mark.parametrize("write", ["close", "reopen"])
+def test_an_admin_rename_keeps_a_close_or_reopen_made_meanwhile(write, played, admin_client_logged_in,
+                                                                  monkeypatch, member_for):
+    """The admin edits a session's name and date only. A close (or a reopening) committed
+    between the admin reading the session and saving it must stand: the save wrote every
+    column from what it had read, so the session went back to open with every chip bought
+    back (or closed again with its closing reversed in the ledger)."""
+    from games.admin import GameSessionAdmin
+    from games.services.closing import session_close, session_reopen
+
+    client = admin_client_logged_in
+    url = f"/admin/games/gamesession/{played.pk}/change/"
+    if write == "reopen":
+        session_close(session=played)
+    data = {**_change_form(client.get(url).content.decode()), "name": "Saturday", "date": "2026-11-29"}
+    read = GameSessionAdmin.get_object
+
+    def read_then_meanwhile(self, request, object_id, from_field=None):
+        obj = read(self, request, object_id, from_field)
+        if request.method == "POST":  # another writer commits between the read and the save
+            if write == "close":
+                session_close(session=played)
+            else:
+                session_reopen(session=played, user=member_for("owner").user, reason="deal 2 misread")
+        return obj
+
+    monkeypatch.setattr(GameSessionAdmin, "get_object", read_then_meanwhile)
+    assert client.post(url, data).status_code == 302
+    played.refresh_from_db()
+    assert (played.name, str(played.date)) == ("Saturday", "2026-11-29")
+    assert played.status == ("closed" if write == "close" else "open")
+    assert (played.closed_at is None) == (write == "reopen")
+    assert ledger_check(played) == []
+
+
 @pytest.mark.django_db(transaction=True)
 def test_transactional_tests_may_write_ledger_rows(make_session):
     """Their teardown flushes the database; on SQLite that passes the DELETE guard only through
