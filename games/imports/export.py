@@ -23,6 +23,7 @@ from games.models import ChipPayment, ChipPurchase, Deal, GameSession, SessionCl
 from games.selectors import closings_log
 from games.services.closing import close_line, reopen_line
 from games.services.deals import stored_record
+from games.services.ledger import one_moment
 from games.services.limits import session_line
 from games.services.payments import payment_line
 from games.services.sessions import purchase_line, session_header, void_line
@@ -97,5 +98,8 @@ def _payment(p: ChipPayment) -> dict[str, Any]:
 
 
 def session_file_text(session: GameSession) -> str:
-    """The whole file: one JSON object a line, UTF-8 as written (no ASCII escapes)."""
-    return "".join(session_line(line) + "\n" for line in session_lines(session))
+    """The whole file: one JSON object a line, UTF-8 as written (no ASCII escapes), read at
+    one moment (``one_moment``): a purchase on credit and a payment toward it committed
+    between the reads gave a file with the payment and not the purchase, which did not import."""
+    with one_moment():
+        return "".join(session_line(line) + "\n" for line in session_lines(session))

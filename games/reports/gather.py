@@ -20,7 +20,7 @@ from games.reports.model import (
     default_title,
 )
 from games.selectors import closings_log, standing_closing
-from games.services.ledger import paid_later
+from games.services.ledger import one_moment, paid_later
 from games.services.sessions import CLUB_BANKER
 
 
@@ -49,7 +49,15 @@ def _void(purchase: ChipPurchase, postings: list[int]) -> Void | None:
 
 
 def session_facts(session: GameSession) -> SessionFacts:
-    """Everything the report needs about one session, in one pass over its rows."""
+    """Everything the report needs about one session, in one pass over its rows, read at one
+    moment (``one_moment``: the session row again among them): a purchase on credit and a
+    payment toward it committed between two reads gave a player who had paid more than the
+    chips cost."""
+    with one_moment():
+        return _facts(GameSession.objects.select_related("club").get(pk=session.pk))
+
+
+def _facts(session: GameSession) -> SessionFacts:
     deals = list(
         Deal.objects.filter(session=session, current__isnull=False)
         .select_related("current")
