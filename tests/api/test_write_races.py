@@ -133,33 +133,27 @@ def test_a_deal_recorded_while_a_correction_makes_it_impossible(two_deals, clien
     settled(s)
 
 
-def test_two_corrections_at_once(two_deals, clients):
-    """Deal 1 corrected (pool changes, deal 2 re-settled) beside a correction of deal 2 sent
-    as if deal 1 still stood: the second, queued behind the first, is judged with the pool
-    the first left (its record states no pool), so both are stored and deal 2 settles once."""
+@pytest.mark.parametrize("second, corrected", [(2, 2), (1, 1)], ids=["deal 2", "deal 1 again"])
+def test_two_corrections_at_once(two_deals, clients, second, corrected):
+    """Deal 1 corrected (pool changes, deal 2 re-settled) beside a second correction: of deal 2,
+    sent as if deal 1 still stood (queued behind the first, it is judged with the pool the first
+    left: its record states no pool), or of deal 1 again. Both are stored, in turn, and the deal
+    corrected twice over has three revisions."""
     scorer, owner = clients
     s = two_deals
-    two = {k: v for k, v in DEAL2.items() if k != "pool"}
-    two["note"] = "checked again"
+    if second == 2:
+        record = {k: v for k, v in DEAL2.items() if k != "pool"}
+        record["note"] = "checked again"
+    else:
+        record = SWAPPED
     results = race(
         lambda: post(owner, session_url(s, "deals/1/corrections"), {"record": ALL_TO_ANN, "reason": "a"}),
-        lambda: post(scorer, session_url(s, "deals/2/corrections"), {"record": two, "reason": "b"}),
+        lambda: post(scorer, session_url(s, f"deals/{second}/corrections"),
+                     {"record": record, "reason": "b"}),
     )
     assert [r.status_code for r in results] == [201, 201], results
     settled(s)
-    assert DealRevision.objects.filter(deal__session=s, deal__number=2).count() == 3
-
-
-def test_the_same_deal_corrected_twice_at_once(two_deals, clients):
-    scorer, owner = clients
-    s = two_deals
-    results = race(
-        lambda: post(owner, session_url(s, "deals/1/corrections"), {"record": ALL_TO_ANN, "reason": "a"}),
-        lambda: post(scorer, session_url(s, "deals/1/corrections"), {"record": SWAPPED, "reason": "b"}),
-    )
-    assert [r.status_code for r in results] == [201, 201], results
-    settled(s)
-    assert DealRevision.objects.filter(deal__session=s, deal__number=1).count() == 3
+    assert DealRevision.objects.filter(deal__session=s, deal__number=corrected).count() == 3
 
 
 def test_a_correction_beside_a_close(two_deals, clients):
