@@ -17,6 +17,7 @@ from loo_ledger.fields import (
     KnownFieldsOnly,
     StrictBooleanField,
     StrictIntegerField,
+    is_whole,
 )
 
 from .schema import RecordField, RulesField, VerdictField
@@ -284,3 +285,12 @@ class ReplayRequestSerializer(KnownFieldsOnly, serializers.Serializer):
                               help_text="Units in the pool before the antes (default: the record's, else 0).")
     first_of_series = StrictBooleanField(required=False, allow_null=True)
     record = RecordField()
+
+    def validate_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The record's own pool (the default pool) is held to the bounds of ``pool``: the
+        engine counts any integer, so 10**30 was judged and settled in 31-digit figures."""
+        inner = record.get("pool")
+        if is_whole(inner) and not 0 <= inner <= MAX_CHIPS:
+            raise serializers.ValidationError(
+                f"pool is {inner:,}: a pool holds 0 to {MAX_CHIPS:,} chips.")
+        return record

@@ -54,6 +54,15 @@ def test_pool_disagreeing_with_the_record_is_an_error(scorer_client):
     assert "9" in data["detail"] and "6" in data["detail"]
 
 
+@pytest.mark.parametrize("pool", [10**30, -3])
+def test_the_records_own_pool_is_held_to_the_pools_bounds(scorer_client, pool):
+    # the top-level pool is 0 to 1,000,000,000; the record's, its default, was any integer
+    record = {**example("e1_miss_taker_revokes.json"), "pool": pool}
+    data = problem(scorer_client.post(URL, {"rules": RULES, "record": record}, format="json"), 400)
+    assert data["errors"] == [{"field": "record", "code": "invalid",
+                               "message": f"pool is {pool:,}: a pool holds 0 to 1,000,000,000 chips."}]
+
+
 def test_a_record_in_another_format_is_refused(scorer_client):
     record = {**example("e1_miss_taker_revokes.json"), "format": "loo-deal/2"}
     data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": record},
