@@ -41,7 +41,9 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     except Problem as exc:  # the page again, saying what is wrong with the dates
         return render(request, "reports/club_results.html", {
             "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "",
-            "typed_from": request.GET.get("from", ""), "typed_to": request.GET.get("to", "")},
+            # the form's boxes are named from/to; a link may have said date_from/date_to
+            "typed_from": request.GET.get("from") or request.GET.get("date_from", ""),
+            "typed_to": request.GET.get("to") or request.GET.get("date_to", "")},
             status=400)
     rows = club_results(member.club, date_from, date_to)
     api = reverse("club-results-api", kwargs={"club": club})

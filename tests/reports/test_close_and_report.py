@@ -617,13 +617,14 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
     assert viewer_client.get("/api/v1/clubs/oak/results", {"to": "20261130"}).status_code == 400
     for query, says in ((backwards, "from (2026-11-30) is after to (2026-11-01)"),
                         ({"from": "bogus"}, "from must be a date like 2026-11-30"),
-                        ({"to": "20261130"}, "to must be a date like 2026-11-30")):
+                        ({"to": "20261130"}, "to must be a date like 2026-11-30"),
+                        ({"date_from": "bogus"}, "date_from must be a date like 2026-11-30")):
         page = client.get("/clubs/oak/results/", query)
         html = page.content.decode()
         assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
         assert 'id="error"' in html and says in html
-        for field, typed in query.items():  # what was typed is shown again
-            assert f'name="{field}" value="{typed}"' in html
+        for field, typed in query.items():  # what was typed is shown again, in the form's box
+            assert f'name="{field.removeprefix("date_")}" value="{typed}"' in html
 
 
 def test_club_results_page_names_the_currency_and_best_and_worst(closed_session, club, client,
