@@ -151,23 +151,31 @@ class StrictBooleanField(serializers.BooleanField):
                                           code="invalid")
 
 
+#: where a form's key names a part of a field: ``buy_ins.ann`` of a dict, ``seats[0]`` of a list
+_FORM_PART = re.compile(r"[.\[]")
+#: the fields a form post gives in parts, as DRF reads them
+_CONTAINERS = (serializers.DictField, serializers.ListField)
 #: what a form post carries beside its fields (the CSRF token of the browsable API's forms)
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 
 
-def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = ()
-                   ) -> dict[str, list[str]]:
+def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = (),
+                   parted: Iterable[str] = ()) -> dict[str, list[str]]:
     """Each key of a request body that names none of the ``known`` fields, with a message
     suggesting the nearest ``writable`` one. Left out silently, a misspelt field took its
     default: ``"piad": false`` recorded chips paid on the spot, ``"chipvalue": 25`` a chip worth
-    1."""
+    1. In a form post, a key naming a part of one of the ``parted`` fields (a dict's or a
+    list's) is known too."""
     if not isinstance(data, Mapping):
         return {}
     known, writable = set(known), sorted(writable)
+    parted = set(parted) if html.is_html_input(data) else set()
     out: dict[str, list[str]] = {}
     for key in data:
         if key in known or key in FORM_EXTRAS:
             continue
+        if parted and _FORM_PART.split(str(key), maxsplit=1)[0] in parted:
+            continue  # a form's part of a field: buy_ins.ann, seats[0] (DRF reads them so)
         near = difflib.get_close_matches(str(key), writable, n=1)
         hint = f"did you mean '{near[0]}'?" if near else f"the fields are {', '.join(writable)}."
         out[str(key)] = [f"Unknown field '{key}': {hint}"]
@@ -181,7 +189,8 @@ class KnownFieldsOnly:
 
     def to_internal_value(self, data: Any) -> Any:
         fields = self.fields  # type: ignore[attr-defined]
-        unknown = unknown_fields(data, fields, [n for n, f in fields.items() if not f.read_only])
+        unknown = unknown_fields(data, fields, [n for n, f in fields.items() if not f.read_only],
+                                 [n for n, f in fields.items() if isinstance(f, _CONTAINERS)])
         try:
             value = super().to_internal_value(data)  # type: ignore[misc]
         except serializers.ValidationError as exc:

@@ -211,15 +211,19 @@ def problems(*statuses: int, described: Mapping[int, str] | None = None) -> dict
     return out
 
 
-@extend_schema_field(DealRecordSchema)
-class RecordField(serializers.JSONField):
-    """A deal record: any JSON object here; the engine judges the rest.
+class JSONObjectField(serializers.JSONField):
+    """A JSON object a body carries (a deal record, the rules): any object here; the engine
+    judges the rest.
 
-    A form post (the browsable API's form, ``curl -d``) carries the record as JSON text, which
-    this field parses itself, past the JSON body parser: so it holds the record to the parser's
-    check (``unstorable``: no NUL character, no lone surrogate, nesting no deeper than
+    A form post (the browsable API's form, ``curl -d``) carries it as JSON text, which this
+    field parses itself, past the JSON body parser: so it holds it to the parser's check
+    (``unstorable``: no NUL character, no lone surrogate, nesting no deeper than
     ``MAX_DEPTH``), else such a record was stored or a 500 (PostgreSQL's "unsupported Unicode
     escape sequence"; a ``RecursionError`` on deep nesting)."""
+
+    #: how messages name what the field holds, and what they say of a value that is no object
+    what = "The value"
+    not_an_object = "A JSON object is expected."
 
     def to_internal_value(self, data: Any) -> Any:
         try:
@@ -228,20 +232,27 @@ class RecordField(serializers.JSONField):
         except RecursionError:  # (json.loads gave up first: deeper still)
             problem = f"nested deeper than {MAX_DEPTH} levels"
         if problem is not None:
-            raise serializers.ValidationError(f"The record is refused: {problem}.")
+            raise serializers.ValidationError(f"{self.what} is refused: {problem}.")
         if not isinstance(value, dict):
-            raise serializers.ValidationError("A deal record is a JSON object.")
+            raise serializers.ValidationError(self.not_an_object)
         return value
 
 
-@extend_schema_field(RulesSchema)
-class RulesField(RecordField):
-    """Rules: a preset and house options (the engine names any bad option)."""
+@extend_schema_field(DealRecordSchema)
+class RecordField(JSONObjectField):
+    """A deal record."""
 
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError('Rules are a JSON object, e.g. {"preset": "three-card"}.')
-        return data
+    what = "The record"
+    not_an_object = "A deal record is a JSON object."
+
+
+@extend_schema_field(RulesSchema)
+class RulesField(JSONObjectField):
+    """Rules: a preset and house options (the engine names any bad option). In a form post,
+    JSON text (``rules={"preset": "three-card"}``), which was refused as no object."""
+
+    what = "The rules"
+    not_an_object = 'Rules are a JSON object, e.g. {"preset": "three-card"}.'
 
 
 @extend_schema_field(VerdictSchema)

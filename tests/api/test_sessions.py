@@ -105,6 +105,34 @@ def test_a_day_not_written_yyyy_mm_dd_is_refused(scorer_client, day):
     assert not GameSession.objects.exists()
 
 
+def test_a_session_opened_by_a_form_post(scorer_client):
+    # curl -d: the rules as JSON text and each buy-in as buy_ins.<seat>, as DRF reads a form;
+    # the rules were refused as "no JSON object" and buy_ins.ann as an unknown field
+    form = ("date=2026-11-28&seats=ann&seats=bob&seats=cat&first_dealer=cat&chip_value=10"
+            "&rules=%7B%22preset%22%3A+%22three-card%22%7D&buy_ins.ann=30&buy_ins.bob=20")
+    response = scorer_client.post(URL, form, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 201, response.content
+    session = GameSession.objects.get()
+    assert (session.seats, session.first_dealer, session.rules) == (
+        ["ann", "bob", "cat"], "cat", {"preset": "three-card"})
+    assert ledger_balances(session) == {"ann": 30, "bob": 20, "cat": 0, "bank": -50, "pool": 0}
+
+
+@pytest.mark.parametrize("form, field", [
+    ("rules=three-card", "rules"),            # not JSON text
+    ("rules=%5B%5D", "rules"),                # JSON, not an object
+    ("chip_value.x=1", "chip_value.x"),       # a part of a field that has none
+])
+def test_a_form_post_whose_rules_or_parts_are_wrong_names_them(scorer_client, form, field):
+    base = "date=2026-11-28&seats=ann&seats=bob&first_dealer=ann"
+    if not form.startswith("rules"):
+        base += "&rules=%7B%22preset%22%3A+%22three-card%22%7D"
+    data = problem(scorer_client.post(URL, f"{base}&{form}",
+                                      content_type="application/x-www-form-urlencoded"), 400)
+    assert field in {e["field"] for e in data["errors"]}, data
+    assert not GameSession.objects.exists()
+
+
 def test_missing_fields_are_listed(scorer_client):
     data = problem(scorer_client.post(URL, {"seats": ["ann"]}, format="json"), 400)
     fields = {e["field"] for e in data["errors"]}
