@@ -33,17 +33,18 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
 
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
-    from games.reports.api import results_range
+    from games.reports.api import RESULTS_DATE_ALIASES, results_range
 
     member = resolve_membership(request.user, club)
     try:
         date_from, date_to = results_range(request.GET)
     except Problem as exc:  # the page again, saying what is wrong with the dates
+        # what was typed, in the form's boxes (named as the aliases, from/to), whichever name
+        # the query gave it under (a link may say date_from/date_to)
+        typed = {f"typed_{alias}": request.GET.get(alias) or request.GET.get(name, "")
+                 for name, alias in RESULTS_DATE_ALIASES.items()}
         return render(request, "reports/club_results.html", {
-            "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "",
-            # the form's boxes are named from/to; a link may have said date_from/date_to
-            "typed_from": request.GET.get("from") or request.GET.get("date_from", ""),
-            "typed_to": request.GET.get("to") or request.GET.get("date_to", "")},
+            "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "", **typed},
             status=400)
     rows = club_results(member.club, date_from, date_to)
     api = reverse("club-results-api", kwargs={"club": club})
