@@ -299,3 +299,29 @@ def test_readme_shell_commands_do_what_their_comments_say(tmp_path, settings, cl
     out, _err = run_manage(prune_line, tmp_path)
     assert tuple(map(int, shown(removed).fullmatch(out.strip()).groups())) == counts, out
     assert not superseded.exists() and current.exists()
+
+
+def test_accounts_shell_lines_make_the_club_the_page_describes(tmp_path):
+    """docs/accounts.md's ``manage.py`` block, each line run as written: the first owner of a
+    new club with a login of her own, a player without one, a role changed, and the demo."""
+    from django.contrib.auth import authenticate
+
+    from accounts.models import Club, Member
+
+    lines = [line for line in sh_block("docs/accounts.md", "manage.py club_member").splitlines()
+             if line.strip()]
+    said_so = [run_manage(line, tmp_path)[0] for line in lines]
+
+    oak = Club.objects.get(slug="oak")
+    assert oak.name == "Oak Card Club"
+    olga = Member.objects.get(club=oak, name="olga")
+    assert (olga.role, olga.user.username) == ("owner", "olga")
+    assert authenticate(username="olga", password="a-long-password") == olga.user
+    bob = Member.objects.get(club=oak, name="bob")
+    assert (bob.role, bob.user) == ("viewer", None)  # made a player, then a viewer
+    assert "Created club oak (Oak Card Club)." in said_so[0]
+    assert "bob (player" in said_so[1] and "bob (viewer" in said_so[2]
+    assert Club.objects.filter(slug="demo").exists()
+    run_manage(lines[-1], tmp_path)  # load_demo again: "idempotent"
+    assert Club.objects.filter(slug="demo").count() == 1
+    assert GameSession.objects.filter(club__slug="demo").count() == 2
