@@ -496,8 +496,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if kind in SINGLE_LOO_KINDS:
             self._offence(s, kind, c, evidence, "single-loo")
             return
-        if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None:
-            self._forced_pass = self._forced_pass | {s}  # must throw up: the only declaration left is a pass
+        if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None \
+                and self._mode != "eldest-miss":
+            # must throw up: the only declaration left is a pass (in a miss-and-trump simple
+            # pool nobody may pass: every player is committed from the deal and plays on)
+            self._forced_pass = self._forced_pass | {s}
         self._offence(s, kind, c, evidence, "full-loo")
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str,
