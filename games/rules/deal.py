@@ -176,6 +176,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_led',
         '_made_up',
         '_miss',
+        '_miss_dealt',
         '_miss_taker',
         '_mode',
         '_n',
@@ -293,7 +294,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._three = t.three
         self.pool_kind = t.pool_kind
         self._double = t.double
-        has_miss = self._has_miss = t.has_miss
+        has_miss = self._has_miss = self._miss_dealt = t.has_miss  # (club law may not use it)
         if has_miss and self._miss is not None and len(self._miss) != 3 and not inferred_miss:
             raise RecordError([record_error(f"miss: holds {len(self._miss)} cards, not 3",
                                             field="miss")])
@@ -493,11 +494,17 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._standers = []
             self._end("misdeal")
             return
+        if kind == "looked-at-miss" and not self._miss_dealt:
+            raise self._err(f"{name}: looked-at-miss, but no miss is dealt in this deal",
+                            player=name, field="kind")
         if kind in SINGLE_LOO_KINDS:
             self._offence(s, kind, c, evidence, "single-loo")
             return
-        if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None:
-            self._forced_pass = self._forced_pass | {s}  # must throw up: the only declaration left is a pass
+        if kind == "looked-at-hand" and self.phase == DECLARE and self._decl[s] is None \
+                and self._mode != "eldest-miss":
+            # must throw up: the only declaration left is a pass (in a miss-and-trump simple
+            # pool nobody may pass: every player is committed from the deal and plays on)
+            self._forced_pass = self._forced_pass | {s}
         self._offence(s, kind, c, evidence, "full-loo")
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str,

@@ -86,6 +86,9 @@ class ShowingFlushes:
             raise self._err(f"{name}: flushes are not played under these rules", player=name)
         if self._tcards or self._tricks:
             raise self._err(f"{name}: a flush is shown before the play", player=name)
+        if self._trump_mode == "after-first-trick":
+            raise self._err(f"{name}: no flush in a simple pool, whose trumps are turned only "
+                            "after the first trick", player=name)
         if not redeal and self.phase not in (FLUSH, EXCHANGE, OVER):
             raise self._err(f"{name}: flushes are shown after the declarations", player=name)
         if not redeal and s not in self._standers:

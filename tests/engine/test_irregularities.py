@@ -11,6 +11,8 @@ from tests.engine.dealkit import (
     winners,
 )
 from tests.engine.test_three_card_double import DECLARE, MISS, SEATS, TRICK1, TRICK2, TRICK3
+from tests.engine.test_three_card_options import CLUB_PLAYS
+from tests.engine.test_three_card_simple import RETRO
 
 # The standard double pool of test_three_card_double: ann AD 9H 4C stands, bob takes the miss
 # KD 3H 8C, cat QS 5S 2H stands, dan passes; winners ann, ann, bob.
@@ -36,6 +38,24 @@ def test_misdeal_dealer_pays_a_single_loo_and_deals_again(single, fine):
     assert not any(v["settlement"]["antes"].values())
     assert (v["next"]["dealer"], v["next"]["pool"]) == ("dan", 6 + fine)
 
+
+
+def test_looking_at_the_miss_needs_a_miss_dealt():
+    # "looking at the miss without taking it" (s.6) cannot happen where no miss is dealt: a
+    # default simple pool (pool 0) or a final deal is a record error (1.1.0 charged the single
+    # loo). Under club law the miss is dealt and then not used, so it can still be looked at.
+    for extra in ({"pool": 0}, {"pool": 6, "final": True}):
+        rec = record(SEATS, "dan", turnup="8S", actions="bob ! looked-at-miss\n" + RETRO, **extra)
+        errors = record_errors(rec)
+        assert [(e["index"], e["player"], e["field"]) for e in errors] == [(0, "bob", "kind")]
+    v = play(record(SEATS, "dan", turnup="7C", pool=6, rules={"game": "three-card",
+                    "club_law": True}, actions="bob ! looked-at-miss\n" + CLUB_PLAYS))
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("bob", "looked-at-miss", "single-loo")]
+    # P = 6 + 3 + bob's single loo 3 = 12, a trick 4: ann, bob, dan 4 each; cat looed 3
+    assert_settled(v, pool=12, payouts={"ann": 4, "bob": 4, "dan": 4}, loos={"cat": 3},
+                   penalties={"bob": 3}, pool_after=3,
+                   deltas={"ann": 4, "bob": 1, "cat": -3, "dan": 1})
 
 def test_a_misdeal_in_a_simple_pool_is_at_no_trick():
     # pool 0: a simple pool, where everybody plays and the play begins with the deal, yet a

@@ -54,6 +54,18 @@ def test_flush_is_refused_without_three_trumps():
     assert any(e["player"] == "cat" and e["index"] == 4 for e in errors), errors
 
 
+
+@pytest.mark.parametrize("flush", ["three-trumps", "three-trumps-redeal"])
+def test_no_flush_in_a_simple_pool_whose_trumps_are_not_yet_turned(flush):
+    # pool 0: a simple pool, trumps turned only after trick 1, so nobody can hold "three trumps"
+    # before the play; the refusal says so (1.1.0 asked for the turn-up, which was given, or
+    # said "after the declarations" of a deal that has none)
+    rec = record(SEATS, "dan", turnup="7D", pool=0, hands={"ann": ["2D", "3D", "4D"]},
+                 rules=rules(flush=flush), actions="ann flush")
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["field"]) for e in errors] == [(0, "ann", None)]
+    assert "simple pool" in errors[0]["message"], errors
+
 # A flush held but never shown (docs/engine.md interpretation 18): cat holds 2D 3D 4D with 7D
 # turned, stands and plays. The seeds have the holder announce or show it ("اعلام میکند",
 # 000:89; "вскрывает его", 001:57; the Russian redeal form "если игроку сдали три козыря",

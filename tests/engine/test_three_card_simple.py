@@ -142,6 +142,33 @@ def test_miss_and_trump_still_nobody_passes():
     assert any(e["index"] == 1 and e["player"] == "bob" for e in errors), errors
 
 
+def test_miss_and_trump_eldest_who_looked_at_a_hand_is_committed_and_plays_on():
+    # Nobody may pass in a simple pool, so eldest, who looked at another hand before
+    # declaring, is "already committed" (loo-rules.md s.6): he plays on (still free to take
+    # the miss), pays a full loo and his trick winnings stay. 1.1.0 made him throw up (pass).
+    rec = record(SEATS, "dan", turnup="8S", pool=0, miss=["AS", "2H", "3H"], rules=MISS_AND_TRUMP,
+                 actions="ann ! looked-at-hand; ann miss; bob stand; cat stand; dan stand\n"
+                 + MAT_PLAYS)
+    v = play(rec)
+    assert violations(v) == [("ann", "looked-at-hand", None, None, "full-loo")]
+    assert v["standers"] == ["ann", "bob", "cat", "dan"]
+    assert winners(v) == ["ann", "dan", "dan"]
+    # P = 3: ann's 1 stays, dan 2; ann pays the full loo 3, bob and cat are looed 3 each
+    # -> pool 3 - 2 + 9 = 10
+    assert_settled(v, payouts={"dan": 2}, loos={"ann": 3, "bob": 3, "cat": 3}, pool_after=10,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": -1})
+    # or he stands on his own cards (RETRO; the miss 2S 3S 5S unused): winners cat, cat, ann;
+    # P = 3: cat 2, ann's 1 stays; ann's full loo 3, bob and dan looed 3 -> 3 - 2 + 9 = 10
+    v = play(record(SEATS, "dan", turnup="8S", pool=0, miss=["2S", "3S", "5S"],
+                    rules=MISS_AND_TRUMP, actions="ann ! looked-at-hand; ann stand\n" + RETRO))
+    assert winners(v) == ["cat", "cat", "ann"] and v["standers"] == ["ann", "bob", "cat", "dan"]
+    assert_settled(v, payouts={"cat": 2}, loos={"ann": 3, "bob": 3, "dan": 3}, pool_after=10,
+                   deltas={"ann": -3, "bob": -3, "cat": 2, "dan": -6})
+    errors = record_errors(record(SEATS, "dan", turnup="8S", pool=0, miss=["AS", "2H", "3H"],
+                                  rules=MISS_AND_TRUMP, actions="ann ! looked-at-hand; ann pass"))
+    assert any(e["index"] == 1 and e["player"] == "ann" for e in errors), errors
+
+
 def test_simple_pool_highest_retroactive_trump_takes_the_first_trick():
     # ann 9H QC 2D, bob 2S 5C 7D, cat 5S JD 3C, dan AH TC 6D; 8S turned after trick 1.
     # T1 ann 9H, bob 2S, cat 5S (both void), dan AH -> cat (5S is the highest spade)
