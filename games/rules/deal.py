@@ -666,6 +666,16 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             return self._tcards[-1]
         return self._tricks[-1][2][-1] if self._tricks and self._tricks[-1][2] else None
 
+    def _miss_as_recorded(self, s: int) -> None:
+        """A refused take-miss or defend: the record's hands were read with the miss as this
+        seat's cards (``record._infer_hands``), so he plays them, standing on the miss, rather
+        than being made up as a passer whose every later play is "after the deal"."""
+        if self.phase == DECLARE and self._decl[s] is None and self._miss is not None \
+                and self._miss_taker < 0 and self._hands[s] is None:
+            self._decl[s] = "take-miss"
+            self._miss_taker = s
+            self._hands[s] = list(self._miss)
+
     def _declarations_as_played(self) -> None:
         """The record goes on to exchanges or play while declarations are missing: whoever
         has cards to play stood, the others passed."""

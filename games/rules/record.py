@@ -185,8 +185,8 @@ def _in_order(errors: list[dict]) -> list[dict]:
 
 
 def _carry_on(deal: Deal, action: Any) -> bool:
-    """A refused play or exchange (or, kind "declarations", declarations the record goes
-    past): let the deal go on as the record has it, so that what follows is judged in its
+    """A refused play, exchange, take-miss or defend (or, kind "declarations", declarations
+    the record goes past): let the deal go on as the record has it, so that what follows is judged in its
     place and only errors of its own are reported. False when the deal cannot go on (the
     rest of the record is then not judged: it would only repeat the error)."""
     if not isinstance(action, Mapping) or deal.phase == OVER:
@@ -196,6 +196,8 @@ def _carry_on(deal: Deal, action: Any) -> bool:
     try:
         if kind == "declarations":
             deal._declarations_as_played()
+        elif kind in _MISS_ACTIONS and s is not None:
+            deal._miss_as_recorded(s)
         elif kind == "play":
             deal._play_as_recorded(s, _card(action.get("card")))
         elif kind == "exchange" and s is not None:

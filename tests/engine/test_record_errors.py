@@ -531,3 +531,24 @@ def test_a_hand_of_the_wrong_size_names_the_game_as_it_is_written(rules, seats, 
     rec = record(seats, "dan", rules=rules, pool=0, turnup="7D", hands={"ann": hand})
     messages = [e["message"] for e in record_errors(rec) if e["field"] == "hands"]
     assert f"hands: ann holds {len(hand)} cards, {says}" in messages, messages
+
+
+def test_a_refused_defend_is_one_error_and_the_dealer_plays_the_miss_as_written():
+    """The hands of a record are read with the miss as the cards of whoever takes it or
+    defends with it, so after a refused ``defend`` the dealer still plays those cards: the
+    plays that follow are judged in place, not each refused as "after the deal"."""
+    # always-double, bold stand, the pool empty: all pass, so dan (the dealer) must play cat,
+    # the last in the round (a stand); nobody stood on their own cards, so no defending
+    rec = record(SEATS, "dan", turnup="7D", pool=0,
+                 rules={"game": "three-card", "pools": "always-double", "bold_stand": True},
+                 actions="ann pass; bob pass; cat pass; dan defend\n"
+                         "cat KD; dan 3D; cat 5H; dan AH; dan 4S; cat 2S")
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["message"]) for e in errors] == [
+        (3, "dan", ("dan: defend is not allowed (only a dealer facing one player who stood on "
+                    "their own cards may defend)"))]
+    # a play the dealer cannot make is still found after the refusal: dan's 3D twice
+    rec["actions"][7]["card"] = "3D"
+    errors = record_errors(rec)
+    assert [(e["index"], e["player"], e["card"]) for e in errors] == [
+        (3, "dan", None), (7, "dan", "3D")]
