@@ -454,6 +454,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if self.phase == OVER and not (kind == "flush" and self._ended == "flush"):
             if self._ended == "thrown-in" and kind == "irregularity":
                 return  # the rest of a thrown-in hand
+            if self._ended == "lone-stander" and self._mode == "forced" and kind in DECLARATIONS:
+                self._push_declaration(action, kind)  # a lone player made to stand: spelt out
+                return
             raise self._err(f"{kind}: the deal is already over", player=action.get("player"))
         if kind in DECLARATIONS:
             self._push_declaration(action, kind)

@@ -195,7 +195,7 @@ class Declaring:
         self._to_act = -1
         standers = self._standers = self._standing()
         d = self._d
-        if self._mode in ("forced", "eldest-miss"):
+        if self._mode in ("forced", "eldest-miss") and len(standers) > 1:
             pass
         elif self._three:
             if standers == [d]:
@@ -210,7 +210,7 @@ class Declaring:
                 if len(others) == 1:
                     self._end("conceded")
                     return
-        elif r.game == "five-card" or self._mode == "simultaneous":
+        else:  # five-card and poker-Loo (a redeal may leave one player to stand, perforce)
             if not standers:
                 self._end("nobody-stands")
                 return

@@ -371,6 +371,31 @@ def test_a_first_deal_thrown_in_for_a_revoke_is_dealt_again_without_new_antes():
     assert verdicts[1]["next"]["first_of_series"] is False
 
 
+@pytest.mark.parametrize("spelt_out", ["", "ann stand"])
+def test_a_redeal_that_leaves_one_player_is_a_lone_stander_taking_the_pot(spelt_out):
+    # Two players, bob deals the first deal: P = 6 + 5 = 11. bob plays 3C to ann's 5D holding
+    # 4D: burned 11 at once, pot 22, and bob deals again sitting out. Everybody must stand on
+    # the first deal, and everybody is ann alone: one stands, so she takes the pot without
+    # play and the series ends (1.2.0 had her play five tricks by herself). Her forced stand
+    # may be written or left out.
+    header = {"format": "loo-session/1", "seats": ["ann", "bob"], "rules": POKER,
+              "first_dealer": "bob", "pool": 0}
+    thrown = {"turnup": "2H", "hands": {"ann": ["5D", "6D", "7D", "8D", "9D"],
+                                        "bob": ["3C", "4D", "AS", "KS", "QS"]},
+              "actions": record("ann bob", "bob", actions="ann 5D; bob 3C")["actions"]}
+    again = {"turnup": "2H", "actions": record("ann bob", "bob", actions=spelt_out)["actions"]}
+    verdicts = list(replay_session([header, thrown, again]))
+    for v in verdicts:
+        assert_conserved(v, ["ann", "bob"])
+    assert verdicts[0]["redeal"] == {"sits_out": ["bob"]}
+    assert nonzero(verdicts[0]["settlement"]["deltas"]) == {"ann": -5, "bob": -17}
+    lone = verdicts[1]
+    assert (lone["ended"], lone["standers"], lone["tricks"]) == ("lone-stander", ["ann"], [])
+    assert (lone["settlement"]["antes"], nonzero(lone["settlement"]["deltas"])) == ({}, {"ann": 22})
+    assert lone["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
+    assert "redeal" not in lone
+
+
 # --- irregularities in poker-Loo (loo-rules.md s.6 read with s.5) ----------------------------
 # ann AH KH QH 3C 4C | bob 5D 6D 7D AC KC | cat 2H 3H 4H 5C 6C; spades trumps (turn-up 2S).
 # ann takes tricks 1-3, bob tricks 4-5, cat none.
