@@ -39,6 +39,22 @@ def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
     return value
 
 
+def _redeal_problems(record: Mapping[str, Any], number: int, redeal: bool,
+                     sits_out: list[str]) -> list[str]:
+    """A record's own ``redeal`` / ``sits_out`` that disagree with the ledger (poker-Loo: the
+    hand thrown in for an offence is dealt again, no antes, the offender sitting out)."""
+    given, out = record.get("redeal"), record.get("sits_out")
+    if given is (not redeal):  # (neither true nor false: the record's own error)
+        return [(f"redeal: deal {number} is {'a' if redeal else 'not a'} redeal by the same "
+                 "dealer")]
+    expected = sits_out if redeal else []
+    if isinstance(out, list) and all(isinstance(p, str) for p in out) \
+            and set(out) != set(expected):
+        return [(f"sits_out: deal {number} is sat out by {', '.join(expected) or 'nobody'}, "
+                 f"not {', '.join(out) or 'nobody'}")]
+    return []
+
+
 def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
     """One verdict per deal (each with ``number``), the pool and dealer carried along."""
     header: Mapping[str, Any] | None = None
@@ -77,6 +93,7 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
         if record.get("dealer", dealer) != dealer:
             problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
                             f"expected {dealer}")
+        problems += _redeal_problems(record, number, redeal, sits_out)
         if problems:
             raise RecordError([dict(record_error(p, field=p.split(":")[0]), line=line_no,
                                     deal=number) for p in problems])

@@ -283,6 +283,34 @@ def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
     assert any(e["player"] == "cat" for e in caught.value.errors), caught.value.errors
 
 
+@pytest.mark.parametrize(("deal_3", "field"), [
+    ({"redeal": False}, "redeal"),                      # the antes would be charged again
+    ({"sits_out": []}, "sits_out"),                     # cat would play the redeal
+    ({"redeal": True, "sits_out": ["dan"]}, "sits_out"),
+])
+def test_a_session_record_cannot_undo_the_redeal_the_ledger_knows(deal_3, field):
+    # Deals 1 and 2 of the test above: cat revoked, so deal 3 is ann's redeal with cat out. A
+    # record saying otherwise disagrees with the ledger, like a wrong dealer or pool (1.2.0's
+    # replay_session took the record's word: no redeal charged the antes again, an empty
+    # sits_out dealt cat in).
+    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
+              "first_dealer": "dan", "pool": 0}
+    first = {"turnup": "2H", "actions": record(FOUR, "dan", actions=FIRST_THREE_ONE_ONE)["actions"]}
+    revoke = {"turnup": "2H", "hands": {"bob": ["AS", "KS", "QS", "3D", "4D"],
+                                        "cat": ["2S", "2C", "AC", "5D", "6D"]},
+              "actions": record(FOUR, "ann", actions="bob stand; cat stand; dan pass; ann pass;"
+                                                     "bob AS; cat 2C")["actions"]}
+    redeal = {"turnup": "5H", **deal_3,
+              "actions": record(FOUR, "ann", actions="bob stand; dan pass; ann pass")["actions"]}
+    with pytest.raises(RecordError) as caught:
+        list(replay_session([header, first, revoke, redeal]))
+    assert [(e["field"], e["line"], e["deal"]) for e in caught.value.errors] == [(field, 4, 3)]
+    # and a first deal that is no redeal cannot claim to be one (its antes would go unpaid)
+    with pytest.raises(RecordError) as caught:
+        list(replay_session([header, {**first, "redeal": True, "sits_out": ["bob"]}]))
+    assert [(e["field"], e["deal"]) for e in caught.value.errors] == [("redeal", 1)]
+
+
 def test_first_deal_a_lone_two_trick_player_takes_the_pot():
     # ann AS KS 2C 4D 6C | bob 2S 5S AC 2D 7C | cat 3S 6S 3C AD 5C | dan 4S 7S 4C 3D KC.
     # ann 2 tricks, bob, cat, dan 1 each: nobody has three, so ann (the only two) takes 21;
