@@ -19,6 +19,7 @@ from typing import Any
 from .errors import RecordError, record_error
 from .options import rules_from
 from .record import replay
+from .verdict import DEALT_AGAIN
 
 SESSION_FORMAT = "loo-session/1"
 #: the service's lines beside the deals (its extensions of the session file), each an object
@@ -80,6 +81,7 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                                                 field="pool")])
             dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
+            final = 0  # the final deal of end_pool "final-deal", once played: the last deal
             continue
         if any(key in data for key in SERVICE_LINES):
             continue  # chips bought from the banker (or a purchase voided), money paid him, a
@@ -94,6 +96,9 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
                             f"expected {dealer}")
         problems += _redeal_problems(record, number, redeal, sits_out)
+        if final:
+            problems.append(f"final: deal {number} comes after deal {final}, the final deal, "
+                            "which plays the pool off")
         if problems:
             raise RecordError([dict(record_error(p, field=p.split(":")[0]), line=line_no,
                                     deal=number) for p in problems])
@@ -108,6 +113,8 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                 e["line"], e["deal"] = line_no, number
             raise
         verdict["number"] = number
+        if record.get("final") is True and verdict["ended"] not in DEALT_AGAIN:
+            final = number
         following = verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
         redeal = "redeal" in verdict

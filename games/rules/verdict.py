@@ -19,7 +19,8 @@ from .version import ENGINE_VERSION
 if TYPE_CHECKING:
     from .deal import Deal
 
-_SAME_DEALER = {"misdeal", "redeal", "thrown-in"}
+#: the endings after which the same dealer deals the hand again (the deal did not count)
+DEALT_AGAIN = frozenset({"misdeal", "redeal", "thrown-in"})
 
 #: who a way of ending pays, and beside each how much: before the offenders' and the defender's
 #: exception (two lists, not a list of pairs: no tuple to make per trick)
@@ -110,7 +111,7 @@ def _describe(deal: Deal, settlement: dict[str, Any]) -> dict[str, Any]:
 def _next(deal: Deal, pool_after: int) -> dict[str, Any]:
     """Who deals next, for what pool, and (poker-Loo) whether that deal starts a series."""
     how = deal._ended
-    nxt = deal._d if how in _SAME_DEALER else (deal._d + 1) % len(deal.seats)
+    nxt = deal._d if how in DEALT_AGAIN else (deal._d + 1) % len(deal.seats)
     first = False
     if how == "misdeal":  # the void deal is dealt again as what it was
         first = deal.first_of_series

@@ -278,6 +278,31 @@ def test_final_deal_everybody_stands_without_miss_or_ante(end_pool):
         replay({**record, "actions": [{"player": "ann", "action": "pass"}]})
 
 
+def test_no_deal_comes_after_the_final_deal_in_a_session_file():
+    # end_pool "final-deal", 7 units left: cat's final deal plays them off (the deal of the test
+    # above: 2 a trick, 1 stays). A deal after it disagrees with the session's end, like a
+    # wrong dealer (1.2.0's replay_session played it). A misdealt final deal is dealt again
+    # by cat: his single loo 3 makes P = 10, 3 a trick, 1 stays; that one is the final deal.
+    header = {"format": "loo-session/1", "seats": ["ann", "bob", "cat"], "first_dealer": "cat",
+              "rules": {"game": "three-card", "end_pool": "final-deal"}, "pool": 7}
+    plays = [("ann", "AH"), ("bob", "2H"), ("cat", "3H"), ("ann", "2C"), ("bob", "3C"),
+             ("cat", "4C"), ("cat", "5S"), ("ann", "6S"), ("bob", "7S")]
+    final = {"final": True, "turnup": "7H",
+             "actions": [{"player": p, "action": "play", "card": c} for p, c in plays]}
+    later = {"turnup": "9D", "actions": acts("bob pass; cat pass")}
+    with pytest.raises(RecordError) as caught:
+        list(replay_session([header, final, later]))
+    assert [(e["field"], e["line"], e["deal"]) for e in caught.value.errors] == [("final", 3, 2)]
+    misdeal = {"final": True,
+               "actions": [{"player": "cat", "action": "irregularity", "kind": "misdeal"}]}
+    verdicts = list(replay_session([header, misdeal, final]))
+    assert [(v["ended"], v["dealer"]) for v in verdicts] == [("misdeal", "cat"), ("played", "cat")]
+    assert money(verdicts[1]) == ({"ann": 3, "bob": 3, "cat": 3}, {}, 1,
+                                  {"ann": 3, "bob": 3, "cat": 3})
+    with pytest.raises(RecordError, match="after deal 2, the final deal"):
+        list(replay_session([header, misdeal, final, later]))
+
+
 def test_result_only_with_trick_winners_pays_the_odd_units_to_the_early_tricks():
     # P = 10 + 3 = 13 with remainder early-tricks: 5/4/4; bob won trick 1, ann tricks 2-3.
     record = {"rules": {"game": "three-card", "remainder": "early-tricks"}, "pool": 10,
