@@ -11,9 +11,11 @@ from .options import PRESETS, RuleSet
 from .record import replay
 from .session import replay_session
 from .settlement import end_pool_split
+from .verdict import DEALT_AGAIN
 from .version import ENGINE_VERSION, RECORD_FORMAT
 
 __all__ = [
+    "DEALT_AGAIN",
     "ENGINE_VERSION",
     "PRESETS",
     "RECORD_FORMAT",

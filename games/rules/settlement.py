@@ -5,7 +5,7 @@ Conservation is the invariant every verdict is checked against before it leaves 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from .options import RuleSet
 
@@ -87,10 +87,16 @@ class Books:
 
 
 def end_pool_split(pool: int, seats: Sequence[str], eldest: str) -> dict[str, int]:
-    """``end_pool: split``: the pool left at the end shared equally, odd units by seat order
-    from ``eldest`` (the player left of the dealer who would deal next)."""
+    """``end_pool: split``: the pool left at the end shared equally, odd units one each by seat
+    order from ``eldest`` (the player left of the dealer who would deal next), so 11 among four
+    from bob is bob 3, cat 3, dan 3, ann 2. Shares are given in seat order; the service's
+    closing shares a pool out with this very function."""
+    if pool < 0:
+        raise ValueError(f"a pool cannot hold {pool} units")
+    if eldest not in seats:
+        raise ValueError(f"{eldest} is not seated")
     n = len(seats)
     start = list(seats).index(eldest)
-    order: Iterable[str] = (seats[(start + i) % n] for i in range(n))
     base, odd = divmod(pool, n)
-    return {seat: base + (1 if i < odd else 0) for i, seat in enumerate(order)}
+    lucky = {seats[(start + i) % n] for i in range(odd)}
+    return {seat: base + (1 if seat in lucky else 0) for seat in seats}
