@@ -130,16 +130,25 @@ class Duties:
     def _next_trump(self) -> int | None:
         """``request-if-next-trump``: the trump next below the ace still in play, which makes
         the leader sure of another trick: the king, unless it is out (played to an earlier
-        trick, or the turn-up nobody took), then the queen, and so on. Pam is above the ace."""
+        trick, or the turn-up nobody took or the dealer discarded), then the queen, and so on.
+        Pam is above the ace."""
         trump = self._trump
         gone = {c for t in self._tricks for _, c in t[2]}
-        if self.turnup is not None and not (self._dealer_must_take_turnup(self._d)
-                                            and self._d in self._exchanged):
-            gone.add(self.turnup)
+        if self._turnup_out_of_play():
+            gone.add(self.turnup)  # type: ignore[arg-type]
         for card in range(trump * 13 + KING - 2, trump * 13 - 1, -1):  # type: ignore[operator]
             if card != self._pam and card not in gone:
                 return card
         return None
+
+    def _turnup_out_of_play(self) -> bool:
+        """The turn-up can no longer be played: no standing dealer took it, or he took it and
+        discarded it at the exchange (he exchanges last, so nobody draws it back)."""
+        turnup = self.turnup
+        if turnup is None:
+            return False
+        taken = self._dealer_must_take_turnup(self._d) and self._d in self._exchanged
+        return not taken or turnup in self._discards
 
     def _judge_follow(self, s: int, c: int, hand: list[int]) -> tuple[str, str] | None:
         es = self._es

@@ -339,6 +339,43 @@ def test_the_next_trump_is_the_queen_when_the_king_is_turned_up_and_out_of_play(
         ("bob", "revoke", 1, "5H", "full-loo")]
 
 
+# The king of spades is turned up and dan stands, so he takes it (turnup_to_dealer); he then
+# discards it (drawing one fewer: none) or keeps it and discards 9C. ann AS QS 2D 3D 4D | bob
+# JC 5H 6H 7H 8H | dan 9C TC 2H 3H 4H (+ KS).
+NEXT_TRUMP_RULES = {**FIVE, "pam_be_civil": "request-if-next-trump", "pam_follows_trump": True}
+NEXT_TRUMP_HANDS = {"ann": ["AS", "QS", "2D", "3D", "4D"], "bob": ["JC", "5H", "6H", "7H", "8H"],
+                    "dan": ["9C", "TC", "2H", "3H", "4H"]}
+DAN_STANDS = "ann stand; bob stand; cat pass; dan stand\n"
+
+
+def test_the_next_trump_is_the_queen_when_the_dealer_discards_the_turned_up_king():
+    # dan discards KS: it is out of play, so ann's QS is the next trump and her call on AS is
+    # valid; bob (Pam his only trump) may keep Pam back. 1.2.0 before this fix counted a turn-up
+    # the dealer had taken as in play even once discarded, and judged bob's 5H a revoke.
+    # T1 ann AS civil, bob 5H, dan 2H -> ann. T2 ann QS (no call): Pam is due -> bob. T3-T5
+    # bob leads hearts over dan's lower ones -> bob. P = 5 + 5 = 10, a trick 2: ann 2, bob 8;
+    # dan, trickless, is looed 5: pool after 5; dan -5 ante -5 loo.
+    plays = """dan exchange KS >
+               ann AS civil; bob 5H; dan 2H
+               ann QS; bob JC; dan 3H
+               bob 6H; dan 4H; ann 2D
+               bob 7H; dan 9C; ann 3D
+               bob 8H; dan TC; ann 4D"""
+    assert replayed(DAN_STANDS + plays, NEXT_TRUMP_RULES, turnup="KS",
+                    hands=NEXT_TRUMP_HANDS) == clean(
+        ["ann", "bob", "bob", "bob", "bob"], {"ann": 2, "bob": 8}, 5,
+        {"ann": 2, "bob": 8, "dan": -10}, loos={"dan": 5})
+
+
+@pytest.mark.parametrize(("discard", "bob_5h"), [("KS", None), ("9C", "revoke")])
+def test_a_turned_up_king_the_dealer_keeps_is_still_the_next_trump(discard, bob_5h):
+    # Kept, the king is in play: ann (AS QS) has no next trump, her call has no effect, and
+    # bob, Pam his only trump, must play Pam to the ace (pam_follows_trump): 5H is a revoke.
+    deal = deal_at(NEXT_TRUMP_RULES, SEATS, "dan", DAN_STANDS + f"dan exchange {discard} >\n"
+                   "ann AS civil", hands=NEXT_TRUMP_HANDS, turnup="KS", pool=5)
+    assert deal.play_violation("bob", "5H") == bob_5h
+
+
 def test_trump_ace_first_trick_makes_pam_due_at_the_first_trick():
     # five-card trump_ace_first_trick: Pam must be played to trick 1. ann 9S AH 7H KD QC |
     # bob JC 5S 5H 9H 8D. T1 ann 9S, bob 5S (keeps Pam back) -> ann; T2 ann AH, bob 5H; T3 ann
