@@ -160,10 +160,13 @@ class Exchanging:
                 self._stock_pos += 1
                 card = top
             elif given is None:
+                # the discards are used only once the stock runs out, not where a stock the
+                # record gives only the top of ends
                 pile = [c for c in self._discards if c not in self._redrawn]
-                if self._stock is None or not pile:
+                if self._stock is None or from_stock or not pile:
                     raise self._err(f"{name}: the draw must be recorded (the stock is not given"
-                                    " or is used up)", player=name, field="draw")
+                                    " or what the record gives of it is used up)", player=name,
+                                    field="draw")
                 card = pile[0]
                 self._redrawn.add(card)
             else:
@@ -212,8 +215,9 @@ class Exchanging:
         out = []
         top = self._ex_limit + (1 if takes else 0)
         # what can be drawn: the stock, then (once it runs out) the earlier discards
-        supply = [] if self._stock is None else (
-            self._stock[self._stock_pos:] + [c for c in self._discards if c not in self._redrawn])
+        supply = [] if self._stock is None else self._stock[self._stock_pos:]
+        if self._stock is not None and self._drawn + len(supply) >= self._stock_size:
+            supply += [c for c in self._discards if c not in self._redrawn]
         for k in range(1 if takes else 0, top + 1):
             n_draw = k - (1 if takes else 0)
             if n_draw > len(supply):

@@ -218,6 +218,24 @@ def test_a_written_draw_must_be_the_stocks_top_card():
     assert any(e["player"] == "bob" and e["index"] == 8 for e in record_errors(rec))
 
 
+def test_the_discards_are_used_only_when_the_stock_runs_out_not_the_stock_written_down():
+    # The record gives the stock's top 15 cards, not AS under them: ann, bob and cat draw all
+    # 15, and dan's first draw is the real stock's last card, which the record does not name.
+    # The discards are used only once the stock runs out, so his draw must be written (action
+    # 10); 1.2.0 development builds drew him ann's discards 2S 3S instead.
+    unwritten = STOCK_GIVEN_DEAL.replace("dan exchange AC KC > AS 2S", "dan exchange AC KC")
+    rec = record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", stock=STOCK[:15],
+                 actions=unwritten)
+    error = record_errors(rec)[0]
+    assert (error["index"], error["player"], error["field"]) == (10, "dan", "draw"), error
+    # written, it is the card under the given stock, then ann's first discard: as with the
+    # whole stock given, ann takes all five tricks
+    assert outcome(play(record(SEVEN, "gus", rules=FIVE, pool=18, turnup="2D", stock=STOCK[:15],
+                               actions=STOCK_GIVEN_DEAL))) == clean(
+        ["ann"] * 5, {"ann": 23}, 15, {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -5},
+        loos={"bob": 5, "cat": 5, "dan": 5})
+
+
 def test_ante_each_is_paid_by_every_other_player():
     # ante {dealer 5, each 1}: P = 0 + 5 + 3 = 8; nobody stands, so all 8 stay.
     rec = record(SEATS, "dan", rules={**FIVE, "ante": {"dealer": 5, "each": 1}}, turnup="4S",
