@@ -58,6 +58,10 @@ class Exchanging:
             if hand is not None:
                 hand = hand + [self.turnup]
         n_draw = len(discard) - takes
+        if takes and draw is not None and len(draw) != n_draw:
+            raise self._err(f"{name} draws {len(draw)} cards for {len(discard)} discarded; the "
+                            f"dealer takes the turn-up and draws one fewer ({n_draw})",
+                            player=name, field="draw")
         if n_draw > self._ex_limit:
             raise self._err(f"{name} exchanges {n_draw} cards; at most {self._ex_limit}",
                             player=name)
