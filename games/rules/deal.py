@@ -749,6 +749,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         lead = self._lead_card
         if not in_turn:
             found = None  # the offence is playing out of turn; the card's duties are not judged
+            if lead >= 0 and self._trump is None and self._trump_mode == "on-first-void":
+                self._turn_on_void(c)  # the table sees a card not follow, in turn or not
         elif lead >= 0:
             if self._es[c] == self._led and not self._head and not self._special \
                     and c != self._pam:

@@ -341,6 +341,26 @@ def test_trump_ace_first_trick_off_by_default():
                    deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -3})
 
 
+def test_a_card_played_out_of_turn_that_does_not_follow_turns_trumps():
+    # ann 9H 4C KC, bob JH 8H 2C, cat 3S AD 6C; 7S the turn-up; dan passes.
+    # T1 ann 9H; cat, before bob, plays 3S: the table sees a card not follow and turns the 7S,
+    # so cat's 3S is a trump and wins (bob's JH follows). Playing out of turn is cat's offence.
+    # (1.1 turned nothing then: bob's JH took T1, and cat's and ann's leads after were each
+    # flagged as out of turn, ann's an offence nobody committed.)
+    # T2 cat AD (no trump left), ann 4C, bob 2C -> cat; T3 cat 6C, ann KC, bob 8H -> ann
+    v = play(record(SEATS, "dan", turnup="7S", pool=6, rules=rules(trump_turned="on-first-void"),
+                    actions="""ann stand; bob stand; cat stand; dan pass
+                    ann 9H; cat 3S; bob JH
+                    cat AD; ann 4C; bob 2C
+                    cat 6C; ann KC; bob 8H"""))
+    assert v["trumps"] == "S" and winners(v) == ["cat", "cat", "ann"]
+    assert violations(v) == [("cat", "played-out-of-turn", 1, "3S", "full-loo")]
+    # P = 6 + 3 = 9, a trick 3: ann 3; cat's two tricks stay and cat pays 3; bob looed 3
+    # -> 9 - 3 + 3 + 3 = 12
+    assert_settled(v, payouts={"ann": 3}, loos={"bob": 3, "cat": 3}, pool_after=12,
+                   deltas={"ann": 3, "bob": -3, "cat": -3, "dan": -3})
+
+
 def test_trump_ace_first_trick_binds_followers_once_a_void_turns_trumps_in_trick_1():
     # on-first-void + trump_ace_first_trick: ann 9H 4C KC, bob 3S JD 2C, cat TH AS 6C; 7S.
     # T1 ann 9H; bob void: spades turned, bob trumps 3S; cat, judged under spades like every
