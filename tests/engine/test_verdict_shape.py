@@ -111,15 +111,16 @@ def test_a_result_on_a_deal_without_play_leaves_nothing_unverified(actions, stat
 
 
 def test_a_defended_pool_names_its_defender():
-    # ann stands, the dealer defends with the miss: the verdict names him, and he plays
-    rules = RULES["three-card"]
-    for seed in range(200):
-        dealt = play_random_deal(rules, SEATS.split(), "dan", pool=6, rng=random.Random(seed))
-        if any(a["action"] == "defend" for a in dealt.record["actions"]):
-            break
-    verdict = replay(dealt.record, rules)
-    assert verdict["defender"] == "dan" and "dan" in verdict["standers"]
-    assert_verdict_shape(verdict, record=dealt.record)
+    # ann stands alone; dan defends with the miss and takes trick 3 (5C over 2C): P = 9, a
+    # trick 3; ann's two take 6, the defender's share stays in the pool (3)
+    rec = record(SEATS, "dan", turnup="7D", pool=6, hands={"ann": ["AD", "TH", "2C"]},
+                 miss=["QD", "5H", "5C"], actions="""ann stand; bob pass; cat pass; dan defend
+                 ann AD; dan QD; ann TH; dan 5H; ann 2C; dan 5C""")
+    verdict = play(rec)
+    assert (verdict["defender"], verdict["standers"]) == ("dan", ["ann", "dan"])
+    assert nonzero(verdict["settlement"]["deltas"]) == {"ann": 6, "dan": -3}
+    assert verdict["settlement"]["pool_after"] == 3
+    assert_verdict_shape(verdict, record=rec)
 
 
 def _mutants(rec: dict, seats: list[str], rng: random.Random) -> list[dict]:
@@ -239,6 +240,9 @@ def _set(path: str, value: Any) -> Callable[[dict], None]:
     (_set("defender", "dan"), "defender: given where the record has no defend"),
     (_set("pool_kind", None), "pool_kind: None at three-card"),
     (_set("engine.version", "0.9"), "engine.version: '0.9'"),
+    (_set("redeal", {"sits_out": []}), "redeal: given at three-card in a deal ended played"),
+    (_set("ended", "conceded"), "tricks: 3 for a deal conceded without play"),
+    (_set("status", "unverified"), "status: unverified for a played record"),
 ])
 def test_the_checker_names_each_departure(change, named):
     verdict, rec = _contract_verdict()
