@@ -40,6 +40,7 @@ class ActionSchema(serializers.Serializer):
     discard = CardListField(required=False, help_text="For 'exchange'.")
     draw = CardListField(required=False, help_text="For 'exchange', unless the record gives 'stock'.")
     kind = serializers.ChoiceField(choices=IRREGULARITIES, required=False, help_text="For 'irregularity'.")
+    evidence = serializers.CharField(required=False, help_text="For 'irregularity': what the table saw (the violation's evidence).")
 
 
 class ResultSchema(serializers.Serializer):

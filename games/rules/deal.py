@@ -485,7 +485,13 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             if errors:
                 raise RecordError(errors)
             c = parsed[0]
-        evidence = action.get("evidence") or f"recorded by the table: {name} {kind}"
+        evidence = action.get("evidence")
+        if evidence is not None and not isinstance(evidence, str):
+            # the verdict's evidence is text (deal-record.md): never a number or list passed on
+            raise self._err(f"{name}: evidence {evidence!r} is not text (the table's words for "
+                            f"what it saw)", player=name, field="evidence")
+        if not (evidence and evidence.strip()):
+            evidence = f"recorded by the table: {name} {kind}"
         if kind == "misdeal":
             if self._tcards or self._tricks:
                 raise self._err("misdeal: a misdeal is seen before the play", player=name)

@@ -13,7 +13,7 @@ from typing import Any
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
-from .options import RuleSet, rules_from
+from .options import GAME_NAMES, RuleSet, rules_from
 from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
@@ -81,6 +81,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     sits_out = record.get("sits_out") or []
     if not isinstance(sits_out, list) or (sits_out and any(p not in seats for p in sits_out)):
         errors.append(record_error("sits_out: must list seated players", field="sits_out"))
+    errors += _redeal_errors(r, record.get("redeal"), sits_out)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         errors.append(record_error("actions: must be a list", field="actions"))
@@ -208,6 +209,19 @@ def _carry_on(deal: Deal, action: Any) -> bool:
     except Exception:  # noqa: BLE001 - a guess that does not fit must not turn a 400 into a 500
         return False  # and what follows could only be judged against a deal that is stuck
     return True
+
+
+def _redeal_errors(r: RuleSet, redeal: Any, sits_out: Any) -> list[dict]:
+    """A redeal is poker-Loo's hand dealt again for an offence, sat out by the offender: a
+    ``redeal`` in another game, or players sitting out a deal that is no redeal, describe no
+    real deal (and would put poker-Loo's ``redeal`` into another game's verdict)."""
+    if redeal is True and r.game != "poker-loo":
+        return [record_error(f"redeal: only poker-Loo deals a hand again for an offence, "
+                             f"not {GAME_NAMES[r.game]}", field="redeal")]
+    if redeal is not True and isinstance(sits_out, list) and sits_out:
+        return [record_error("sits_out: only a poker-Loo redeal (\"redeal\": true) is sat out",
+                             field="sits_out")]
+    return []
 
 
 def _numbered_cards(record: Mapping[str, Any], errors: list[dict]) -> None:

@@ -195,6 +195,14 @@ def test_a_record_may_not_claim_a_redeal(oak_session, post_deal):
     assert "Deal 1 is not a redeal" in data["detail"]
 
 
+def test_a_record_that_is_no_redeal_may_not_seat_a_player_out(oak_session, post_deal):
+    # the service checks sits_out against the ledger only for a redeal: the engine dealt bob
+    # out of this three-card deal, and now refuses it
+    data = problem(post_deal(oak_session, 1, rec(DEAL1, sits_out=["bob"])), 400)
+    assert [(e["field"], e["message"]) for e in data["errors"]] == [
+        ("sits_out", 'sits_out: only a poker-Loo redeal ("redeal": true) is sat out')]
+
+
 @pytest.mark.parametrize("record", [rec(DEAL1, note="x\u0000y"), rec(DEAL1, **{"n\u0000te": 1})])
 def test_a_json_string_holding_a_nul_character_is_refused_whole(oak_session, post_deal, record):
     # PostgreSQL's jsonb cannot hold \u0000: refused as a malformed body, nothing stored

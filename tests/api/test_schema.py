@@ -92,6 +92,12 @@ def test_the_irregularity_kinds_are_the_engines(schema):
     assert enum == sorted(enum) and "looked-at-stock" in enum
 
 
+def test_an_irregularity_may_carry_the_tables_evidence_as_text(schema):
+    # the engine reads it into the violation's evidence and refuses anything but text
+    evidence = schema["components"]["schemas"]["ActionSchema"]["properties"]["evidence"]
+    assert evidence["type"] == "string"
+
+
 def test_the_rules_object_lists_every_option_the_engine_takes(schema):
     # it listed six options of some thirty (no pam, flush, must_head ...): a generated client
     # could not set the others, and its game enum was a copy of the engine's

@@ -67,6 +67,29 @@ def test_a_misdeal_in_a_simple_pool_is_at_no_trick():
     assert_settled(v, payouts={}, penalties={"dan": 3}, pool_after=3, deltas={"dan": -3})
 
 
+@pytest.mark.parametrize("evidence, said", [
+    ("dealt bob four cards", "dealt bob four cards"),  # the table's own words, kept as written
+    ("", "recorded by the table: dan misdeal"),         # blank: the engine says who and what
+    ("   ", "recorded by the table: dan misdeal"),
+])
+def test_a_recorded_irregularity_carries_the_tables_evidence(evidence, said):
+    rec = record(SEATS, "dan", pool=6, rules={"game": "three-card"},
+                 actions=[{"player": "dan", "action": "irregularity", "kind": "misdeal",
+                           "evidence": evidence}])
+    assert [x["evidence"] for x in play(rec)["violations"]] == [said]
+
+
+@pytest.mark.parametrize("evidence", [7, True, ["bob", 4], {"cards": 4}])
+def test_evidence_that_is_not_text_is_a_record_error(evidence):
+    # a verdict's evidence is text (deal-record.md): 1.2.0 passed a number or a list straight
+    # into the verdict (and the service stored its repr)
+    rec = record(SEATS, "dan", pool=6, rules={"game": "three-card"},
+                 actions=[{"player": "dan", "action": "irregularity", "kind": "misdeal",
+                           "evidence": evidence}])
+    assert [(e["index"], e["player"], e["field"]) for e in record_errors(rec)] == [
+        (0, "dan", "evidence")]
+
+
 def test_a_misdeal_is_the_dealers_and_another_player_named_is_a_record_error():
     errors = record_errors(record(SEATS, "dan", pool=6, actions="ann ! misdeal",
                                   rules={"game": "three-card"}))

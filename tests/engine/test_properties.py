@@ -28,6 +28,7 @@ from games.rules import (
     replay_session,
 )
 from games.rules.simulate import play_random_deal, random_session, session_deals
+from tests.engine.verdict_shape import assert_verdict_shape
 
 NAMES = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
 #: house rules beyond the presets that change who may do what (each a loo-rules.md option)
@@ -84,8 +85,10 @@ def tables(draw: st.DrawFn) -> tuple[RuleSet, list[str], str, random.Random]:
     return rules, seats, dealer, random.Random(draw(st.integers(0, 2**32)))
 
 
-def assert_conserves(verdict: dict, seats: list[str]) -> None:
-    """Every seat has an integer delta and the deltas plus the pool change sum to zero."""
+def assert_conserves(verdict: dict, seats: list[str], record: dict | None = None) -> None:
+    """Every seat has an integer delta and the deltas plus the pool change sum to zero (and
+    the whole verdict has the shape deal-record.md and docs/engine-api.md promise)."""
+    assert_verdict_shape(verdict, seats, record=record)
     settlement = verdict["settlement"]
     deltas = settlement["deltas"]
     assert set(deltas) == set(seats)
@@ -110,7 +113,7 @@ def test_random_legal_deal_is_valid_and_conserves_chips(table, pool, first_of_se
     assert verdict["status"] == "valid", verdict["violations"]
     assert verdict["violations"] == []
     assert verdict == dealt.verdict  # hands inferred from the plays judge alike
-    assert_conserves(verdict, seats)
+    assert_conserves(verdict, seats, dealt.record)
 
 
 @given(tables(), st.booleans())
@@ -286,7 +289,7 @@ def test_session_conserves_chips_and_chains_the_pool(name, n_seats, n_deals, see
         assert verdict["status"] == "valid"
         assert record["pool"] == pool == verdict["settlement"]["pool_before"]
         assert verdict["dealer"] == record["dealer"]
-        assert_conserves(verdict, seats)
+        assert_conserves(verdict, seats, record)
         total += sum(verdict["settlement"]["deltas"].values())
         pool = verdict["next"]["pool"]
     assert total + pool - header["pool"] == 0

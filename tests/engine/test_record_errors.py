@@ -413,6 +413,27 @@ def test_a_null_flag_is_not_said_so_false(flag):
         replay(five_card())
 
 
+NO_REDEAL = ("redeal", "redeal: only poker-Loo deals a hand again for an offence, not five-card Loo")
+
+
+@pytest.mark.parametrize(("fields", "error"), [
+    # 1.2.0 dealt bob out of a five-card deal, and a misdealt one gave poker-Loo's "redeal"
+    ({"redeal": True, "sits_out": ["bob"]}, NO_REDEAL),
+    ({"redeal": True}, NO_REDEAL),
+    ({"sits_out": ["bob"]},
+     ("sits_out", 'sits_out: only a poker-Loo redeal ("redeal": true) is sat out')),
+])
+def test_a_redeal_is_poker_loos_and_only_a_redeal_is_sat_out(fields, error):
+    assert [(e["field"], e["message"]) for e in record_errors(five_card(**fields))] == [error]
+
+
+def test_a_poker_loo_record_sat_out_without_being_a_redeal_is_an_error():
+    rec = record(SEATS, "dan", rules={"game": "poker-loo"}, pool=42, number=2, turnup="2H",
+                 sits_out=["bob"], actions="dan ! misdeal")
+    assert [e["field"] for e in record_errors(rec)] == ["sits_out"]
+    assert replay({**rec, "redeal": True})["redeal"] == {"sits_out": ["bob"]}
+
+
 def test_a_later_deal_number_is_no_error():
     assert replay(five_card(number=7))["status"] == "valid"
 
