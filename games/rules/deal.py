@@ -27,6 +27,7 @@ from .phases import (
     IRREGULARITY_KINDS,
     NOBODY,
     OVER,
+    OWN_CARD_KINDS,
     PLAY,
     SINGLE_LOO_KINDS,
     unknown_action,
@@ -169,6 +170,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_head',
         '_idx',
         '_in_trick',
+        '_inferred',
         '_key',
         '_known',
         '_lead_card',
@@ -242,6 +244,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         errors: list[dict] = []
         dealt: list[list[int] | None] = [None] * n
         self._hands = dealt
+        #: the seats whose hands were read back from their plays (not given): they may hold
+        #: a card nobody plays
+        self._inferred = frozenset(idx[name] for name in inferred if name in idx)
         known: list[int] = []
         if hands:
             for name, cards in hands.items():
@@ -485,6 +490,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             if errors:
                 raise RecordError(errors)
             c = parsed[0]
+            if kind in OWN_CARD_KINDS and not self._may_hold(s, c):
+                raise self._err(f"{kind}: {name} cannot hold {NAME[c]}{self._where(s, c)}",
+                                player=name, card=c, field="card")
         evidence = action.get("evidence")
         if evidence is not None and not isinstance(evidence, str):
             # the verdict's evidence is text (deal-record.md): never a number or list passed on
@@ -709,6 +717,30 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         name = self.seats[s]
         if s not in self._standers:
             return self._err(f"{name} is not playing this deal", player=name, card=c)
+        where = self._where(s, c)
+        if any(p == s for p, _ in self._tcards):
+            return self._plays_twice(s, c)
+        return self._err(f"{name} cannot hold {NAME[c]}{where}", player=name, card=c)
+
+    def _may_hold(self, s: int, c: int) -> bool:
+        """Whether seat ``s`` may hold card ``c`` now: in his hand, or placed nowhere else
+        while his hand is not all known (read back from plays he has not all made: a card
+        nobody plays may be his)."""
+        hand = self._hands[s]
+        if hand is not None and c in hand:
+            return True
+        if self._where(s, c):
+            return False
+        if hand is None:
+            return True
+        if s not in self._inferred:
+            return False  # a given hand, as the deal stands
+        played = sum(p == s for t in self._tricks for p, _ in t[2]) \
+            + sum(p == s for p, _ in self._tcards)
+        return len(hand) < self._hand_size - played
+
+    def _where(self, s: int, c: int) -> str:
+        """Where card ``c`` is, when seat ``s`` does not hold it ("": nowhere the deal knows)."""
         where = ""
         for t in self._tricks:
             for p, x in t[2]:
@@ -727,9 +759,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 where = ": it is the turn-up card"
             elif c in self._discards:
                 where = ": it was discarded"
-        if any(p == s for p, _ in self._tcards):
-            return self._plays_twice(s, c)
-        return self._err(f"{name} cannot hold {NAME[c]}{where}", player=name, card=c)
+        return where
 
     def _plays_twice(self, s: int, c: int) -> RecordError:
         name, due = self.seats[s], self.seats[self._to_act]

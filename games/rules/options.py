@@ -6,6 +6,7 @@ cannot be played, naming the option. Verdicts carry ``to_options()`` so they can
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -269,6 +270,7 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     defaults = GAME_DEFAULTS[game]
     resolved = dict(defaults)
     resolved.update(merged)
+    preset_values = dict(resolved)  # what each option is before the club's own overrides
     known = set(defaults) | {"preset"}
     for name, value in options.items():
         if not isinstance(name, str) or name not in known:
@@ -308,6 +310,8 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
         errors.append("blaze: a blaze wins like a flush; it needs flush \"five-card\"")
     if not errors:  # pairs are judged among well-formed values only (a dict is no choice)
         errors.extend(_meaningless(game, values))
+        errors.extend(_idle(values, {name: values[name] for name in options
+                                     if name in values and values[name] != preset_values[name]}))
     if errors:
         raise RuleError(errors)
     if values["single_loo"] is None:
@@ -344,6 +348,47 @@ def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
     if values.get("loo") == "limited" and values.get("loo_cap") is not None:
         errors.append(f"loo_cap: a limited loo is loo_amount ({values.get('loo_amount')}) and "
                       f"has no cap (a capped loo is loo \"mixed\")")
+    return errors
+
+
+#: options whose only effect is under another option's setting: (option, the value that asks
+#: for nothing, the other option, its value that leaves the first nothing to do, what the first
+#: does). An option given with any other value beside that setting is refused.
+_NEEDS: tuple[tuple[str, Any, str, Any, str], ...] = (
+    ("pam_be_civil", "none", "pam", "none", "asks the Pam holder for civility"),
+    ("pam_follows_trump", False, "pam", "none", "makes Pam answer a trump lead"),
+    ("pam_immune", False, "pam", "none", "spares a stander holding Pam the loo"),
+    ("flush_ties", None, "flush", "none", "decides between equal flushes"),
+    ("flush_pays", None, "flush", "none", "says who pays a flush"),
+    ("blaze_rank", None, "blaze", False, "ranks a blaze among the flushes"),
+    ("lead_trump_ace", False, "lead_trump", "none",
+     "says which trump a leader bound to lead trumps must lead"),
+    ("lead_highest_trump", False, "lead_trump", "none",
+     "says which trump a leader bound to lead trumps must lead"),
+    ("must_undertrump", False, "must_trump", False,
+     "binds a player who must trump to trump even when he cannot overtrump"),
+    ("simple_pool", "standard", "pools", "always-double", "says how a simple pool is dealt"),
+    ("remainder", "carry", "undivided", True, "says where the odd units of a divided pool go"),
+)
+#: what the other option's value leaves undone, as each message says it
+_LEAVES = {"pam": "there is no Pam", "flush": "no flush is played",
+           "blaze": "no blaze is played", "lead_trump": "no leader is bound to lead trumps",
+           "must_trump": "nobody must trump", "pools": "every deal is a double pool",
+           "undivided": "the pool is never divided"}
+
+
+def _idle(values: Mapping[str, Any], given: Mapping[str, Any]) -> list[str]:
+    """Options the club set (``given``: what differs from the preset or game) that another
+    option leaves nothing to do: each names both options.
+
+    Only what the club wrote is refused: a preset's or game's value beside it, and any value
+    a verdict's resolved options carry, reads back.
+    """
+    errors = []
+    for name, idle, other, off, does in _NEEDS:
+        if name in given and given[name] != idle and values.get(other) == off:
+            errors.append(f"{name}: {json.dumps(given[name])} {does}; with {other} "
+                          f"{json.dumps(off)} {_LEAVES[other]}")
     return errors
 
 

@@ -1,8 +1,8 @@
 """Replaying a session file (JSON Lines): a header, then deal records in order.
 
 The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
-whose own ``dealer`` or ``pool`` disagrees with what the ledger expects is a record error, named
-by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
+whose own ``dealer``, ``pool``, ``number``, ``rules`` (resolved), ``redeal`` or ``sits_out``
+disagrees with what the ledger expects is a record error, named by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
 chips between a player and the banker, not the pool, a ``{"payment": ...}`` line (money paid
 later for chips bought on credit) moves no chip at all, a ``{"close": ...}`` line (the
 service closed the session there: the end pool shared out, the chips bought back) and a
@@ -16,8 +16,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .errors import RecordError, record_error
-from .options import rules_from
+from .errors import RecordError, RuleError, record_error
+from .options import RuleSet, rules_from
 from .record import replay
 from .verdict import DEALT_AGAIN
 
@@ -54,6 +54,23 @@ def _redeal_problems(record: Mapping[str, Any], number: int, redeal: bool,
         return [(f"sits_out: deal {number} is sat out by {', '.join(expected) or 'nobody'}, "
                  f"not {', '.join(out) or 'nobody'}")]
     return []
+
+
+def _rules_problems(record: Mapping[str, Any], number: int, rules: RuleSet) -> list[str]:
+    """A record's own ``rules`` that are not the session's: the deal is judged by the header's,
+    so rules resolving otherwise would be quietly set aside (written another way, they pass)."""
+    if "rules" not in record:
+        return []
+    own, why = record["rules"], "differ from the session's"
+    if not isinstance(own, Mapping):  # (null is no rules: from_options would read defaults)
+        why = f"are not an object of options ({own!r})"
+    else:
+        try:
+            if RuleSet.from_options(own) == rules:
+                return []
+        except RuleError as err:
+            why = f"are refused ({err})"
+    return [f"rules: deal {number}'s own rules {why}; leave them out inside a session"]
 
 
 def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
@@ -95,6 +112,10 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
         if record.get("dealer", dealer) != dealer:
             problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
                             f"expected {dealer}")
+        if "number" in record and record["number"] != number:
+            problems.append(f"number: the record says deal {record['number']!r}, this is deal "
+                            f"{number} of the session")
+        problems += _rules_problems(record, number, rules)
         problems += _redeal_problems(record, number, redeal, sits_out)
         if final:
             problems.append(f"final: deal {number} comes after deal {final}, the final deal, "

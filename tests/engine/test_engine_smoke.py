@@ -211,14 +211,18 @@ def test_refusals_name_what_is_wrong():
                                       "undivided", "mississippi"])
 
 
+#: a two-deal session: cat's deal (P = 3 + 3, ann takes all three tricks, cat is looed 3),
+#: then ann's (pool 3, bob and cat pass: ann, the dealer, takes 3 + 3)
+NIGHT_HEADER = {"format": "loo-session/1", "seats": ["ann", "bob", "cat"],
+                "rules": {"game": "three-card"}, "first_dealer": "cat", "pool": 3,
+                "banker": "club", "chip_value": 1, "buy_ins": {"ann": 20, "bob": 20, "cat": 20}}
+NIGHT_FIRST = {"turnup": "7H", "actions": acts("ann stand; bob pass; cat stand; ann AH; cat KH;"
+                                               "ann 2C; cat QS; ann 3C; cat JS")}
+NIGHT_SECOND = {"dealer": "ann", "pool": 3, "turnup": "9C", "actions": acts("bob pass; cat pass")}
+
+
 def test_session_file_through_the_command_line_carries_pool_and_dealer(tmp_path):
-    header = {"format": "loo-session/1", "seats": ["ann", "bob", "cat"],
-              "rules": {"game": "three-card"}, "first_dealer": "cat", "pool": 3,
-              "banker": "club", "chip_value": 1, "buy_ins": {"ann": 20, "bob": 20, "cat": 20}}
-    first = {"turnup": "7H", "actions": acts("ann stand; bob pass; cat stand; ann AH; cat KH;"
-                                             "ann 2C; cat QS; ann 3C; cat JS")}
-    second = {"dealer": "ann", "pool": 3, "turnup": "9C",
-              "actions": acts("bob pass; cat pass")}  # ann, the dealer, takes 3 + 3
+    header, first, second = NIGHT_HEADER, NIGHT_FIRST, NIGHT_SECOND
     path = tmp_path / "night.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in (header, first, second)) + "\n")
     done = subprocess.run([sys.executable, "-m", "games.rules", "replay", str(path)],
@@ -229,6 +233,35 @@ def test_session_file_through_the_command_line_carries_pool_and_dealer(tmp_path)
         (1, "cat", 3), (2, "ann", 3)]
     assert lines[1]["settlement"]["payouts"] == {"ann": 6}
     assert [v["number"] for v in replay_session(path.read_text().splitlines())] == [1, 2]
+
+
+@pytest.mark.parametrize(("own", "field"), [
+    ({"number": 3}, "number"),                                  # it is deal 2 of the session
+    ({"number": 1}, "number"),                                  # not the first of the series
+    ({"rules": {"preset": "three-card-unlimited"}}, "rules"),   # loo: P, not 3
+    ({"rules": {"game": "five-card"}}, "rules"),
+    ({"rules": {"loo": "sometimes"}}, "rules"),                 # no rules at all
+    ({"rules": None}, "rules"),
+])
+def test_a_session_record_cannot_give_its_own_number_or_other_rules(own, field):
+    # ann's deal is deal 2 under the header's three-card rules; 1.2.0's replay_session took the
+    # record's own number and rules at their word (the deal was judged by the header's rules
+    # whatever its own said), where the service refuses both (games/services/deals.py)
+    with pytest.raises(RecordError) as caught:
+        list(replay_session([NIGHT_HEADER, NIGHT_FIRST, {**NIGHT_SECOND, **own}]))
+    assert [(e["field"], e["line"], e["deal"]) for e in caught.value.errors] == [(field, 3, 2)]
+
+
+@pytest.mark.parametrize("own", [
+    {"number": 2},
+    {"rules": {"game": "three-card"}},
+    {"rules": {"preset": "mississippi", "loo_amount": 3}},      # the same rules, written so
+    {"rules": RuleSet.from_options({}).to_options()},           # every option spelt out
+])
+def test_a_session_record_may_repeat_its_number_and_the_sessions_rules(own):
+    verdicts = list(replay_session([NIGHT_HEADER, NIGHT_FIRST, {**NIGHT_SECOND, **own}]))
+    assert [v["number"] for v in verdicts] == [1, 2]
+    assert verdicts[1]["settlement"]["payouts"] == {"ann": 6}
 
 
 def test_command_line_record_error_exits_1_with_errors(tmp_path):

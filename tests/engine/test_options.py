@@ -100,7 +100,7 @@ THREE_DEFAULTS = {
     ("five-card", "flush_pays", "everyone-pays-holder"),
     ("five-card", "flush_ties", "high-card-then-split"),
     ("five-card", "blaze", True),
-    ("five-card", "blaze_rank", "above-flush"),
+    ({"preset": "five-card", "blaze": True}, "blaze_rank", "above-flush"),
     ("five-card", "penalty_and_loo", "both"),
     ("five-card", "end_pool", "final-deal"),
     ("three-card", "pools", "always-double"),
@@ -125,10 +125,11 @@ THREE_DEFAULTS = {
     ("poker-loo", "loo_cap", 50),
 ])
 def test_every_option_can_be_overridden_and_round_trips(base, option, value):
-    rules = RuleSet.from_options({"preset": base, option: value})
+    base = base if isinstance(base, dict) else {"preset": base}  # (the option another needs)
+    rules = RuleSet.from_options({**base, option: value})
     options = rules.to_options()
     assert options[option] == value
-    assert options["game"] == resolved({"preset": base})["game"]
+    assert options["game"] == resolved(base)["game"]
     assert RuleSet.from_options(options) == rules
 
 
@@ -212,6 +213,28 @@ def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(o
     ({"preset": "three-card-mixed", "loo": "limited"}, "loo_cap", 'loo "mixed"'),
     ({"game": "five-card", "loo_cap": 25}, "loo_cap", "loo_amount (5)"),
     ({"game": "poker-loo", "loo": "limited", "loo_cap": 50}, "loo_cap", 'loo "mixed"'),
+    # an option set by the club that another option leaves nothing to do (1.2.0 accepted them)
+    ({"game": "five-card", "pam": "none", "pam_immune": True}, "pam_immune", 'pam "none"'),
+    ({"game": "five-card", "pam": "none", "pam_follows_trump": True}, "pam_follows_trump",
+     'pam "none"'),
+    ({"game": "five-card", "pam": "none", "pam_be_civil": "request"}, "pam_be_civil",
+     'pam "none"'),
+    ({"game": "five-card", "flush": "none", "flush_ties": "high-card-then-split"}, "flush_ties",
+     'flush "none"'),
+    ({"game": "five-card", "flush": "none", "flush_pays": "everyone-pays-holder"}, "flush_pays",
+     'flush "none"'),
+    ({"game": "five-card", "blaze": False, "blaze_rank": "above-flush"}, "blaze_rank",
+     "blaze false"),
+    ({"game": "five-card", "blaze_rank": "above-flush"}, "blaze_rank", "blaze false"),
+    ({"game": "three-card", "lead_trump": "none", "lead_highest_trump": True},
+     "lead_highest_trump", 'lead_trump "none"'),
+    ({"game": "poker-loo", "lead_trump_ace": True}, "lead_trump_ace", 'lead_trump "none"'),
+    ({"game": "five-card", "must_undertrump": True}, "must_undertrump", "must_trump false"),
+    ({"game": "three-card", "must_trump": False, "must_undertrump": True}, "must_undertrump",
+     "must_trump false"),
+    ({"game": "three-card", "pools": "always-double", "simple_pool": "miss-and-trump"},
+     "simple_pool", 'pools "always-double"'),
+    ({"preset": "undivided", "remainder": "early-tricks"}, "remainder", "undivided true"),
 ])
 def test_a_combination_that_cannot_mean_anything_is_refused_naming_both(options, named, other):
     err = refusal(options)
@@ -235,6 +258,35 @@ def test_a_capped_burn_and_the_trump_turned_alone_are_still_accepted():
         "on-first-void"
     assert RuleSet.from_options({"game": "three-card", "club_law": True,
                                  "flush": "three-trumps"}).club_law
+
+
+@pytest.mark.parametrize(("options", "kept"), [
+    # five-card's binding civility is the game's value, not the club's: a Pam-less five-card
+    # game stands, and so does its verdict's resolved options read back
+    ({"game": "five-card", "pam": "none"}, {"pam": "none", "pam_be_civil": "binding"}),
+    ({"game": "five-card", "pam": "none", "pam_be_civil": "binding"},
+     {"pam": "none", "pam_be_civil": "binding"}),
+    # the value that asks for nothing, beside the option that leaves nothing to do
+    ({"game": "five-card", "pam": "none", "pam_be_civil": "none", "pam_immune": False},
+     {"pam_be_civil": "none", "pam_immune": False}),
+    ({"game": "five-card", "flush": "none", "flush_ties": "seat-order"},
+     {"flush": "none", "flush_ties": "seat-order"}),
+    ({"game": "three-card", "lead_trump": "none"}, {"lead_trump_ace": True}),
+    ({"game": "three-card", "lead_trump": "none", "lead_trump_ace": True},
+     {"lead_trump_ace": True}),
+    ({"preset": "undivided", "remainder": "carry"}, {"undivided": True, "remainder": "carry"}),
+    ({"game": "three-card", "pools": "always-double", "simple_pool": "standard"},
+     {"simple_pool": "standard"}),
+    # each option alone, with the option it needs on
+    ({"game": "five-card", "blaze": True, "blaze_rank": "above-flush"},
+     {"blaze_rank": "above-flush"}),
+    ({"game": "five-card", "must_trump": True, "must_undertrump": True},
+     {"must_undertrump": True}),
+])
+def test_an_option_left_at_the_games_value_beside_one_that_idles_it_is_accepted(options, kept):
+    rules = RuleSet.from_options(options)
+    assert subset(options, kept) == kept
+    assert RuleSet.from_options(rules.to_options()) == rules
 
 
 def test_an_ante_given_as_a_number_is_the_dealers():

@@ -527,6 +527,28 @@ def test_an_exposed_card_on_the_first_deal_burns_at_once_and_the_first_deal_is_d
     assert v["next"] == {"dealer": "dan", "pool": 42, "first_of_series": True}
 
 
+@pytest.mark.parametrize(("card", "accepted"), [
+    ("JD", True),    # nobody plays it: bob, whose hand is thrown in, may hold it
+    ("7D", True),    # bob's own card, never played once the hand is thrown in
+    ("9D", False),   # cat played it to trick 2
+])
+def test_an_exposed_card_of_a_hand_thrown_in_may_be_one_nobody_plays(card, accepted):
+    # the deal of the test above, the record stopping where the hand is thrown in: bob's hand
+    # is known only by his two plays (5D 6D), so a card placed nowhere else may be his
+    actions = "\n".join(FIRST_THREE_ONE_ONE.strip().splitlines()[:2]) + \
+        f"\nbob ! exposed-card {card}"
+    if accepted:
+        v = series_deal(actions)
+        assert [(x["player"], x["rule"], x["trick"], x["card"]) for x in v["violations"]] == [
+            ("bob", "exposed-card", 3, card)]
+        assert v["ended"] == "thrown-in"
+    else:
+        assert [(e["index"], e["player"], e["card"], e["message"])
+                for e in record_errors(record(FOUR, "dan", rules=POKER, turnup="2H",
+                                              actions=actions))] == [
+            (8, "bob", "9D", "exposed-card: bob cannot hold 9D: cat played it to trick 2")]
+
+
 def test_a_single_loo_before_the_play_is_in_the_pot_the_burns_match():
     # cat looks at the stock: a single loo (loo_amount 5) into the pot at once, so P = 21 + 5
     # = 26 (docs/engine.md, Interpretations 1). ann's three tricks take 26; bob, cat, dan

@@ -8,7 +8,7 @@ import pytest
 
 from games.rules import RecordError, replay
 from tests.engine.dealkit import assert_conserved, record, record_errors
-from tests.engine.test_five_card_declare import EXCHANGE_DEAL
+from tests.engine.test_five_card_declare import EXCHANGE_DEAL, TURNUP_DEAL
 
 FIVE = {"game": "five-card"}
 THREE = {"game": "three-card"}
@@ -178,6 +178,70 @@ def test_a_misdeal_is_seen_before_the_play():
     errors = record_errors(rec)
     assert named(errors, 8, "bob"), errors
     assert errors[0]["message"] == "misdeal: a misdeal is seen before the play"
+
+
+def _noted(at, player, kind, card, **fields):
+    """five_card() with the table's note of ``player``'s ``kind`` naming ``card`` inserted as
+    action ``at`` (7: after the exchanges, before trick 1; 10: after trick 1)."""
+    rec = five_card(**fields)
+    rec["actions"].insert(at, {"player": player, "action": "irregularity", "kind": kind,
+                               "card": card})
+    return rec
+
+
+# The exchange deal's hands as its plays show them (each read back whole): ann AH 7S 5D 2C 3D,
+# discards 2C 3D, draws KH 4C; bob QH 8C KS AD 9C, keeps them; cat 4D 6D 8D TC QC, discards
+# them all, draws 2H 5C TD 3S 6S; the turn-up 9H stays on the table (dan, the dealer, passed).
+@pytest.mark.parametrize(("at", "player", "kind", "card", "where"), [
+    (10, "bob", "exposed-card", "AH", ": ann played it to trick 1"),
+    (10, "bob", "threw-up-after-lead", "QH", ": bob played it to trick 1"),
+    (7, "bob", "exposed-card", "KH", ": it is in ann's hand"),          # ann drew it, plays it
+    (7, "cat", "revoke", "9C", ": it is in bob's hand"),                # a corrected revoke
+    (7, "bob", "exposed-card", "9H", ": it is the turn-up card"),
+    (7, "ann", "exposed-card", "2C", ": it was discarded"),             # by ann herself
+    (7, "cat", "played-out-of-turn", "QC", ": it was discarded"),
+    (7, "ann", "exposed-card", "QS", ""),   # nobody plays it, but ann's five cards are all known
+])
+def test_an_irregularitys_card_the_offender_cannot_hold(at, player, kind, card, where):
+    # 1.2.0 took any card: a record of a card exposed that is on the table, in another hand or
+    # discarded cannot describe a real deal
+    errors = record_errors(_noted(at, player, kind, card))
+    assert [(e["index"], e["player"], e["card"], e["field"], e["message"]) for e in errors] == [
+        (at, player, card, "card", f"{kind}: {player} cannot hold {card}{where}")]
+
+
+def test_an_irregularitys_card_in_another_given_hand():
+    # dan passes; his hand, given, holds JD: bob cannot expose it while declaring
+    rec = _noted(1, "bob", "exposed-card", "JD",
+                 hands={"dan": ["2S", "3C", "JD", "JS", "7H"]})
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(rec)] == [
+        (1, "bob", "JD", "exposed-card: bob cannot hold JD: it is in dan's hand")]
+
+
+@pytest.mark.parametrize(("at", "player", "kind", "card", "trick"), [
+    (7, "bob", "exposed-card", "9C", None),  # a card bob plays later is his (before trick 1)
+    (10, "ann", "revoke", "5D", 2),          # taken back at trick 2, played at trick 4
+    (4, "dan", "exposed-card", "JD", None),  # nobody plays it: dan, who passed, may hold it
+    (7, "cat", "looked-at-hand", "KH", None),  # a card seen in another hand is that hand's
+])
+def test_an_irregularitys_card_a_real_deal_could_show_is_accepted(at, player, kind, card,
+                                                                  trick):
+    verdict = replay(_noted(at, player, kind, card))
+    assert [(v["player"], v["rule"], v["trick"], v["card"], v["penalty"])
+            for v in verdict["violations"]] == [(player, kind, trick, card, "full-loo")]
+
+
+def test_the_turn_up_is_the_dealers_once_he_has_taken_it():
+    # TURNUP_DEAL: dan stands (action 3), takes the turn-up QS at his exchange (4), plays it to
+    # trick 3. Exposing it after the exchange is his offence; before it, QS is on the table.
+    def noted(at):
+        rec = record(SEATS, "dan", rules=FIVE, turnup="QS", actions=TURNUP_DEAL)
+        rec["actions"].insert(at, {"player": "dan", "action": "irregularity",
+                                   "kind": "exposed-card", "card": "QS"})
+        return rec
+    assert [(v["player"], v["card"]) for v in replay(noted(5))["violations"]] == [("dan", "QS")]
+    assert [(e["index"], e["message"]) for e in record_errors(noted(4))] == [
+        (4, "exposed-card: dan cannot hold QS: it is the turn-up card")]
 
 
 def _exchange(rec, index):
