@@ -29,8 +29,8 @@ from games.services.ledger import (
     session_lock,
 )
 from games.services.limits import MAX_POOL
-from games.services.sessions import require_open
-from loo_ledger.fields import as_written
+from games.services.sessions import invalid, require_open
+from loo_ledger.fields import as_written, is_whole, true_false_message, whole_number_message
 from loo_ledger.problems import Problem
 
 
@@ -44,7 +44,9 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     """The record completed with what the session knows (seats, number, dealer, pool).
 
     Whatever the client stated must agree: seats, number, rules, the dealer whose turn it is and
-    the pool the ledger holds; each disagreement is reported saying what was expected. Then it
+    the pool the ledger holds; each disagreement is reported saying what was expected. A
+    number, pool or redeal of the wrong kind (2.0, "6", true) is refused as such (a validation
+    error), never read as the value it equals. Then it
     must fit its session-file line: at most ``limits.MAX_RECORD_BYTES`` as the export would write
     it (``limits.record_bytes``; else a 400), so that every session stored exports into a file
     the import takes back.
@@ -54,10 +56,19 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     errors: list[dict[str, Any]] = []
     number, dealer, pool = expected.number, expected.dealer, expected.pool
     rec = dict(record)
+    # the record's own figures are JSON integers and true/false, as the request's are: 2.0,
+    # "2" or true is refused, never read as the number it equals
+    for key, unit in (("number", ""), ("pool", "of chips")):
+        if key in rec and not is_whole(rec[key]):
+            errors.append({"field": f"record.{key}",
+                           "message": whole_number_message(f"record.{key}", unit)})
+    if "redeal" in rec and type(rec["redeal"]) is not bool:
+        errors.append({"field": "record.redeal", "message": true_false_message("record.redeal")})
+    mistyped = {e["field"].removeprefix("record.") for e in errors}
     if "seats" in rec and rec["seats"] != session.seats:
         errors.append({"field": "record.seats",
                        "message": f"This session seats {', '.join(session.seats)} (clockwise); the record says {rec['seats']}."})
-    if "number" in rec and rec["number"] != number:
+    if "number" in rec and "number" not in mistyped and rec["number"] != number:
         errors.append({"field": "record.number",
                        "message": f"The record says deal {rec['number']}, the request deal {number}."})
     if "dealer" in rec and rec["dealer"] != dealer:
@@ -66,7 +77,7 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
                        "message": f"Deal {number} is {dealer}'s deal, not {named}'s." if named
                        else f"Deal {number} is {dealer}'s deal; the record's dealer "
                             f"{as_written(rec['dealer'])} is not a seat's name."})
-    if "pool" in rec and rec["pool"] != pool:
+    if "pool" in rec and "pool" not in mistyped and rec["pool"] != pool:
         errors.append({"field": "record.pool",
                        "message": f"The ledger holds {pool} in the pool before deal {number}; the record says {as_written(rec['pool'])}."})
     if rec.get("final") is True and session.end_pool_mode != "final-deal":  # (not true or false: the engine's error)
@@ -74,7 +85,7 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
                        "message": f"This session's rules say end_pool: {session.end_pool_mode}, so no deal is a "
                                   "final deal; leave final out."})
     redeal = expected.sits_out is not None
-    if "redeal" in rec and bool(rec["redeal"]) != redeal:
+    if "redeal" in rec and "redeal" not in mistyped and rec["redeal"] != redeal:
         errors.append({"field": "record.redeal",
                        "message": f"Deal {number} is {'a' if redeal else 'not a'} redeal by the same dealer."})
     if redeal and "sits_out" in rec and rec["sits_out"] != list(expected.sits_out or ()):
@@ -83,8 +94,8 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     if "rules" in rec and rules_resolve(rec["rules"]) != session.resolved_rules:
         errors.append({"field": "record.rules",
                        "message": "The record's rules differ from the session's; leave them out inside a session."})
-    if errors:
-        raise _mismatch(errors)
+    if errors:  # (a value of the wrong kind is a validation error, whatever else disagrees)
+        raise invalid(errors) if mistyped else _mismatch(errors)
     rec.pop("rules", None)
     rec.update(format=rec.get("format", RECORD_FORMAT), seats=list(session.seats), number=number,
                dealer=dealer, pool=pool)

@@ -55,6 +55,12 @@ CASES: list[Case] = [
     ("deal number", lambda s: session_url(s, "deals/"),
      lambda v: {"number": v, "record": DEAL1}, "number", whole("number"),
      lambda: Deal.objects.count()),
+    ("record's number", lambda s: session_url(s, "deals/"),
+     lambda v: {"number": 1, "record": {**DEAL1, "number": v}}, "record.number",
+     whole("record.number"), lambda: Deal.objects.count()),
+    ("record's pool", lambda s: session_url(s, "deals/"),
+     lambda v: {"number": 1, "record": {**DEAL1, "pool": v}}, "record.pool",
+     whole("record.pool", "of chips"), lambda: Deal.objects.count()),
     ("purchase chips", lambda s: session_url(s, "purchases/"),
      lambda v: {"player": "ann", "chips": v}, "chips", whole("chips", "of chips"),
      lambda: ChipPurchase.objects.count()),
@@ -70,7 +76,8 @@ CASES: list[Case] = [
 ]
 #: the integer each case is good with: 1 chip value... so that the look-alikes below are
 #: exactly what a lenient field would have read as it
-GOOD = {"session chip_value": 10, "session buy-in": 20, "deal number": 1, "purchase chips": 2,
+GOOD = {"session chip_value": 10, "session buy-in": 20, "deal number": 1, "record's number": 1,
+        "record's pool": 0, "purchase chips": 2,
         "purchase money": 20, "payment money": 20, "replay pool": 6}
 
 
@@ -137,7 +144,7 @@ def test_the_session_service_refuses_true_for_a_number_too(make_session, changes
 
 #: each case's bounds, as docs/api.md's "Request bodies" gives them (games/services/limits.py)
 BOUNDS = {"session chip_value": (1, 10**9), "session buy-in": (1, 10**9), "deal number": (1, 10**9),
-          "purchase chips": (1, 10**9), "purchase money": (0, 10**15),
+          "record's number": (1, 10**9), "record's pool": (0, 10**9), "purchase chips": (1, 10**9), "purchase money": (0, 10**15),
           "payment money": (-(10**15), 10**15), "replay pool": (0, 10**9)}
 
 
