@@ -9,11 +9,12 @@
     cat flush              {"player": "cat", "action": "flush"}   ("cat flush 2H 5H ..." adds cards)
     cat ! looked-at-miss   {"player": "cat", "action": "irregularity", "kind": "looked-at-miss"}
     cat ! exposed-card 8C  ... "kind": "exposed-card", "card": "8C"
+    cat ! misdeal "two cards face up"   ... "kind": "misdeal", "evidence": "two cards face up"
 
 ``actions_from_text(actions_to_text(actions)) == actions`` for every action in canonical form
 (cards written ``TH``); lines may also be separated by ``;``. A seat whose name holds a space
 or a ``#`` is written in double quotes (``"mary ann" stand``); a name holding ``"``, ``;`` or
-a line break has no compact form.
+a line break has no compact form, and neither has an irregularity's ``evidence`` holding one.
 """
 from __future__ import annotations
 
@@ -54,10 +55,23 @@ def action_to_text(action: Mapping[str, Any]) -> str:
         return " ".join(words)
     if kind == "flush" and set(action) <= {"player", "action", "cards"}:
         return " ".join([player, "flush", *action.get("cards", [])])
-    if kind == "irregularity" and set(action) <= {"player", "action", "kind", "card"}:
-        return " ".join([player, "!", action["kind"]] + ([action["card"]] if "card" in action
-                                                          else []))
+    if kind == "irregularity" and set(action) <= {"player", "action", "kind", "card", "evidence"}:
+        words = [player, "!", action["kind"]] + ([action["card"]] if "card" in action else [])
+        if "evidence" in action:
+            words.append(_evidence_text(action["evidence"]))
+        return " ".join(words)
     raise ValueError(f"no compact form for {dict(action)!r}")
+
+
+def _evidence_text(evidence: Any) -> str:
+    """An irregularity's evidence as the notation writes it: in double quotes, last."""
+    if isinstance(evidence, str) and re.fullmatch(r'[^";\r\n]*', evidence):
+        return f'"{evidence}"'
+    raise ValueError(f"no compact form for the evidence {evidence!r}")
+
+
+#: an irregularity line's evidence: the quoted text ending it
+_EVIDENCE = re.compile(r'(.*?\s!\s[^"]*?)\s*"([^"]*)"')
 
 
 def actions_to_text(actions: Iterable[Mapping[str, Any]]) -> str:
@@ -76,6 +90,9 @@ def _card(word: str, line: int) -> str:
 def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     """One compact line back into a record action (RecordError if it is not one)."""
     stripped = text.strip()
+    evidence = None
+    if found := _EVIDENCE.fullmatch(stripped):
+        stripped, evidence = found.group(1), found.group(2)
     if stripped.startswith('"'):  # a quoted seat: "mary ann" stand
         end = stripped.find('"', 1)
         player, words = (stripped[1:end], stripped[end + 1:].split()) if end > 1 else ("", [])
@@ -106,6 +123,8 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
         out = {"player": player, "action": "irregularity", "kind": rest[0]}
         if len(rest) == 2:
             out["card"] = _card(rest[1], line)
+        if evidence is not None:
+            out["evidence"] = evidence
         return out
     if rest in ([], ["civil"]) and re.fullmatch(r"\S{2,3}", verb):
         out = {"player": player, "action": "play", "card": _card(verb, line)}

@@ -414,6 +414,24 @@ def test_compact_notation_round_trips_with_json_and_refuses_gibberish():
     assert len(caught.value.errors) == 2
 
 
+def test_an_irregularitys_evidence_is_written_in_quotes_and_read_back():
+    actions = [{"player": "cat", "action": "irregularity", "kind": "misdeal",
+                "evidence": "two cards face up"},
+               {"player": "mary ann", "action": "irregularity", "kind": "exposed-card",
+                "card": "8C", "evidence": "dropped it, #2 ! again"},
+               {"player": "dan", "action": "irregularity", "kind": "looked-at-hand",
+                "evidence": ""}]
+    text = actions_to_text(actions)
+    assert text.splitlines() == ['cat ! misdeal "two cards face up"',
+                                 '"mary ann" ! exposed-card 8C "dropped it, #2 ! again"',
+                                 'dan ! looked-at-hand ""']
+    assert actions_from_text(text) == actions
+    for evidence in ('said "no"', "a;b", "a\nb", 5):
+        with pytest.raises(ValueError, match="no compact form for the evidence"):
+            actions_to_text([{"player": "cat", "action": "irregularity", "kind": "misdeal",
+                              "evidence": evidence}])
+
+
 def test_the_notation_keeps_a_fold_as_written():
     # poker-Loo's players "stand or fold": a fold is read and written back as a fold, which
     # replay reads as a pass
