@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -395,7 +396,7 @@ def test_report_html_page(closed_session, client, member_for):
     looed = sum(1 for d in closed_session.deals.all() for p in
                 (d.current.verdict["settlement"]["loo_payments"]) if p)
     assert cells[10] == str(looed)  # dealt, then looed
-    assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
+    assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00 GBP." in html
     assert 'id="settle-how"' in html
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
     row10 = html[html.index('<tr data-deal="10">'):html.index('<tr data-deal="11">')]
@@ -405,6 +406,61 @@ def test_report_html_page(closed_session, client, member_for):
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
     assert names and all(f'<tr><th scope="row"><bdi>{n}</bdi></th>' in banker for n in names)
+
+
+class Tables(HTMLParser):
+    """Each table of a page by id: its column heads' text and its rows' cells' text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, dict[str, list]] = {}
+        self.table: dict[str, list] | None = None
+        self.cell: list[str] | None = None
+        self.in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.table = self.tables.setdefault(dict(attrs).get("id") or "", {"heads": [], "rows": []})
+        elif tag == "thead":
+            self.in_head = True
+        elif tag == "tr" and self.table is not None and not self.in_head:
+            self.table["rows"].append([])
+        elif tag in ("th", "td"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self.in_head = False
+        elif tag in ("th", "td") and self.cell is not None and self.table is not None:
+            text = " ".join("".join(self.cell).split())
+            (self.table["heads"] if self.in_head else self.table["rows"][-1]).append(text)
+            self.cell = None
+        elif tag == "table":
+            self.table = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def test_every_money_column_of_the_report_page_names_the_currency(closed_session, client,
+                                                                   member_for):
+    """A treasurer reads money by its header: "Owed for chips", "Left to pay the banker" and the
+    purchases' "Money" said no currency where every other money column says "(GBP)"."""
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    parser = Tables()
+    parser.feed(html)
+    money = re.compile(r"-?\d{1,3}(,\d{3})*\.\d\d")  # 29.50, -1,234.00: pence, not chips
+    unlabelled = {}
+    for name, table in parser.tables.items():
+        for column, head in enumerate(table["heads"]):
+            cells = [row[column] for row in table["rows"] if column < len(row)]
+            if any(money.fullmatch(cell) for cell in cells) and "(GBP)" not in head:
+                unlabelled.setdefault(name, []).append(head)
+    assert {"players", "through-banker", "transfers", "purchases"} <= set(parser.tables)
+    assert unlabelled == {}
+    assert "results add up to 0.00 GBP." in html
 
 
 def test_report_page_links_every_csv_table_the_api_offers(closed_session, client, member_for):
