@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import html as html_lib
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -254,3 +255,36 @@ def test_a_browser_runs_nothing_of_them_and_shows_them_as_typed(
         assert page.locator("#chips-chart polyline").count() == 4  # the chart is whole
         assert HOSTILE["evidence"] in page.locator('tr[data-deal="3"]').inner_text()
     assert dialogs == []
+
+
+def test_every_link_of_the_report_page_answers_for_its_own_session(hostile_session, client,
+                                                                   member_for, other_club):
+    """Two sessions in the club (and one in another): the page's JSON, CSV, PDF and session file
+    are this session's, each a 200 of its kind; the results and home pages answer."""
+    from games.services.sessions import session_create
+
+    session_create(club=other_club, date=dt.date(2026, 11, 28), seats=["ann", "bob"],
+                   first_dealer="ann", rules={"preset": "three-card"})
+    later = session_create(club=hostile_session.club, date=dt.date(2026, 11, 29),
+                           seats=["ann", "bob"], first_dealer="ann",
+                           rules={"preset": "three-card"})
+    client.force_login(member_for("viewer").user)
+    for session in (hostile_session, later):
+        page = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
+        nav = page[page.index('<nav aria-label="Downloads and pages">'):]
+        links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', nav[:nav.index("</nav>")])
+        answers = {label: client.get(html_lib.unescape(href)) for href, label in links}
+        assert {label: a.status_code for label, a in answers.items()} == dict.fromkeys(
+            ("JSON", "CSV: players", "CSV: deals", "CSV: transfers", "CSV: purchases", "PDF",
+             "Session file (.jsonl)", "Club results", "Home"), 200)
+        assert answers["JSON"].json()["session_id"] == session.pk
+        final = "" if session.status == "closed" else "-provisional"
+        for label, answer in answers.items():
+            if label.startswith("CSV: "):
+                assert answer["Content-Disposition"] == (
+                    f'attachment; filename="session-{session.pk}-{label[5:]}{final}.csv"')
+        assert answers["PDF"]["Content-Type"] == "application/pdf"
+        assert f'filename="session-{session.pk}-report{final}.pdf"' in answers[
+            "PDF"]["Content-Disposition"]
+        assert answers["Session file (.jsonl)"]["Content-Disposition"] == (
+            f'attachment; filename="session-{session.pk}.jsonl"')
