@@ -14,11 +14,13 @@ from rest_framework.settings import api_settings
 from accounts.models import Member
 from accounts.tenancy import resolve_membership
 from games.models import GameSession
+from loo_ledger.page_policy import own_page
 from loo_ledger.pagination import PageRefused, page_number
 
 SESSIONS_SHOWN = 20
 
 
+@own_page
 def home_page(request: HttpRequest) -> HttpResponse:
     clubs = []
     if request.user.is_authenticated:
@@ -49,6 +51,7 @@ def page_links(request: HttpRequest, page: Page) -> dict[str, Any]:
             "first": link(1), "last": link(page.paginator.num_pages)}
 
 
+@own_page
 @login_required
 def club_page(request: HttpRequest, club: str) -> HttpResponse:
     """One club: its sessions, newest first, with their report and downloads (outsiders: 404);

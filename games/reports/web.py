@@ -12,9 +12,11 @@ from games.reports.club import club_results
 from games.reports.gather import session_report
 from games.reports.render import CSV_TABLES, group_digits, report_html
 from games.settlement import format_money
+from loo_ledger.page_policy import own_page
 from loo_ledger.problems import Problem
 
 
+@own_page
 @login_required
 def session_report_page(request: HttpRequest, club: str, session_id: int) -> HttpResponse:
     member = resolve_membership(request.user, club)
@@ -31,6 +33,7 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
     return HttpResponse(report_html(session_report(session), links=links))
 
 
+@own_page
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     from games.reports.api import RESULTS_DATE_ALIASES, results_range

@@ -288,3 +288,44 @@ def test_every_link_of_the_report_page_answers_for_its_own_session(hostile_sessi
             "PDF"]["Content-Disposition"]
         assert answers["Session file (.jsonl)"]["Content-Disposition"] == (
             f'attachment; filename="session-{session.pk}.jsonl"')
+
+
+OWN_PAGES = ("/", "/clubs/oak/", "/clubs/oak/sessions/{id}/report/", "/clubs/oak/results/",
+             "/problems/", "/problems/not-found")
+
+
+@pytest.mark.parametrize("path", OWN_PAGES)
+def test_the_pages_carry_the_headers_deploy_promises(path, hostile_session, member_for,
+                                                     settings):
+    """Behind the TLS proxy (deploy/README.md): plain http is sent to https, and a page over
+    https is framed by nobody, read as what it says it is, and sent with HSTS. The service's own
+    pages have no script: their policy lets none run, nor any other source load, so a name
+    that slipped its escaping would still be inert."""
+    from django.test import Client
+
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    client = Client()  # (its middleware read the settings above)
+    client.force_login(member_for("viewer").user)
+    url = path.format(id=hostile_session.pk)
+    plain = client.get(url)
+    assert plain.status_code == 301 and plain["Location"] == f"https://testserver{url}"
+    page = client.get(url, HTTP_X_FORWARDED_PROTO="https")
+    assert page.status_code == 200
+    assert page["Content-Type"] == "text/html; charset=utf-8"
+    assert page["Strict-Transport-Security"] == "max-age=3600"
+    assert (page["X-Frame-Options"], page["X-Content-Type-Options"], page["Referrer-Policy"]) == (
+        "DENY", "nosniff", "same-origin")
+    policy = dict(part.strip().split(" ", 1) for part in page["Content-Security-Policy"].split(";"))
+    assert policy == {"default-src": "'none'", "style-src": "'unsafe-inline'",
+                      "img-src": "'self'", "form-action": "'self'",
+                      "frame-ancestors": "'none'", "base-uri": "'none'"}
+
+
+def test_the_api_docs_and_the_admin_keep_their_scripts(client, club, member_for):
+    """The policy is the service's own pages': Swagger UI, the browsable API and the admin run
+    scripts of their own (from /static/), and get no such header."""
+    client.force_login(member_for("viewer").user)
+    for path in ("/api/v1/docs/", "/api/v1/", "/api-auth/login/"):
+        assert "Content-Security-Policy" not in client.get(path), path
