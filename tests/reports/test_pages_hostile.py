@@ -329,3 +329,29 @@ def test_the_api_docs_and_the_admin_keep_their_scripts(client, club, member_for)
     client.force_login(member_for("viewer").user)
     for path in ("/api/v1/docs/", "/api/v1/", "/api-auth/login/"):
         assert "Content-Security-Policy" not in client.get(path), path
+
+
+def test_a_form_that_writes_needs_its_csrf_token(hand_session, member_for):
+    """The home page's log-out button and the browsable API's forms post with the page's CSRF
+    token; a post from elsewhere (a logged-in browser, no token) writes nothing."""
+    from django.test import Client
+
+    from games.models import GameSession
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(member_for("scorer").user)
+    home = browser.get("/").content.decode()
+    form = home[home.index('<form method="post" action="/api-auth/logout/"'):]
+    assert 'name="csrfmiddlewaretoken"' in form[:form.index("</form>")]
+    close = f"/api/v1/clubs/oak/sessions/{hand_session.pk}/close"
+    api_form = browser.get(close, HTTP_ACCEPT="text/html").content.decode()
+    assert 'name="csrfmiddlewaretoken"' in api_form
+    assert browser.post(close, {"reason": "from elsewhere"}).status_code == 403
+    assert browser.post("/api-auth/logout/").status_code == 403
+    assert browser.get("/api-auth/logout/").status_code == 405  # no log-out by a link
+    assert GameSession.objects.get(pk=hand_session.pk).status == "open"
+    assert "Log out sam" in browser.get("/").content.decode()
+    token = browser.cookies["csrftoken"].value  # the control: with the page's token, it closes
+    done = browser.post(close, {"reason": "the page's own form", "csrfmiddlewaretoken": token})
+    assert done.status_code == 200, done.content
+    assert GameSession.objects.get(pk=hand_session.pk).status == "closed"
