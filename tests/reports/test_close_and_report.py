@@ -399,6 +399,8 @@ def test_report_html_page(closed_session, client, member_for):
     assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00 GBP." in html
     assert 'id="settle-how"' in html
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
+    # chips, said so: "240 units" read as money beside the API's "smallest currency units"
+    assert f"{kit.EXPECTED['loos_paid']} chips paid in loos, 0 in penalties," in html
     row10 = html[html.index('<tr data-deal="10">'):html.index('<tr data-deal="11">')]
     assert ">re-settled</span>" in row10 and ">corrected</span>" not in row10
     assert re.search(r'closed \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
