@@ -685,6 +685,25 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
             assert f'name="{field.removeprefix("date_")}" value="{typed}"' in html
 
 
+def test_the_results_pages_csv_link_is_the_csv_of_the_range_shown(closed_session, client,
+                                                                   member_for):
+    """The CSV link carried the page's whole query: a page asked with ``?format=json`` (or any
+    other parameter) linked "CSV" to ``?format=csv&format=json``, which answered JSON."""
+    client.force_login(member_for("viewer").user)
+    for query, link in (
+            ({"from": "2026-11-01", "format": "json", "page": "2"},
+             "/api/v1/clubs/oak/results?format=csv&amp;date_from=2026-11-01"),
+            ({"date_to": "2026-11-30", "to": "2026-11-30"},
+             "/api/v1/clubs/oak/results?format=csv&amp;date_to=2026-11-30"),
+            ({}, "/api/v1/clubs/oak/results?format=csv")):
+        html = client.get("/clubs/oak/results/", query).content.decode()
+        assert f'<a href="{link}">CSV</a>' in html, html[html.index("<form"):html.index("</form>")]
+        answer = client.get(link.replace("&amp;", "&"))
+        assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+        rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+        assert {r["player"]: r["result"] for r in rows}["bob"] == "29.50"
+
+
 def test_club_results_page_names_the_currency_and_best_and_worst(closed_session, club, client,
                                                                  member_for):
     import datetime as dt
