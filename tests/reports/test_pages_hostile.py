@@ -134,6 +134,8 @@ def test_the_browsable_api_and_the_admin_show_them_as_text(hostile_session, clie
     for path, shown in ((f"{base}/report", {"club", "ann", "session", "evidence", "void"}),
                         (f"{base}/closings", {"close", "reopen"}),
                         (f"{base}/deals/", {"evidence"}), ("/api/v1/clubs/oak/members/", {"ann"}),
+                        # an owner's forms, filled in with what is there now
+                        ("/api/v1/clubs/oak/members/ann/", {"ann"}), (f"{base}/", {"session"}),
                         ("/api/v1/clubs/", {"club"})):
         response = client.get(path, HTTP_ACCEPT="text/html")
         assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
