@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
@@ -31,7 +32,9 @@ def home_page(request: HttpRequest) -> HttpResponse:
             clubs.append({"club": member.club, "role": member.role,
                           "sessions": sessions[:SESSIONS_SHOWN],
                           "more": len(sessions) > SESSIONS_SHOWN})
-    return render(request, "home.html", {"clubs": clubs})
+    # the demo's logins (`make run`) in development only: a service's visitors are not told
+    # the password of a demo club its operator may have loaded
+    return render(request, "home.html", {"clubs": clubs, "demo_logins": settings.DEBUG})
 
 
 def page_of(request: HttpRequest, paginator: Paginator) -> Page:
