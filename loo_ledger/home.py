@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Page, Paginator
 from django.http import HttpRequest, HttpResponse
@@ -14,11 +15,13 @@ from rest_framework.settings import api_settings
 from accounts.models import Member
 from accounts.tenancy import resolve_membership
 from games.models import GameSession
+from loo_ledger.page_policy import own_page
 from loo_ledger.pagination import PageRefused, page_number
 
 SESSIONS_SHOWN = 20
 
 
+@own_page
 def home_page(request: HttpRequest) -> HttpResponse:
     clubs = []
     if request.user.is_authenticated:
@@ -29,7 +32,9 @@ def home_page(request: HttpRequest) -> HttpResponse:
             clubs.append({"club": member.club, "role": member.role,
                           "sessions": sessions[:SESSIONS_SHOWN],
                           "more": len(sessions) > SESSIONS_SHOWN})
-    return render(request, "home.html", {"clubs": clubs})
+    # the demo's logins (`make run`) in development only: a service's visitors are not told
+    # the password of a demo club its operator may have loaded
+    return render(request, "home.html", {"clubs": clubs, "demo_logins": settings.DEBUG})
 
 
 def page_of(request: HttpRequest, paginator: Paginator) -> Page:
@@ -49,6 +54,7 @@ def page_links(request: HttpRequest, page: Page) -> dict[str, Any]:
             "first": link(1), "last": link(page.paginator.num_pages)}
 
 
+@own_page
 @login_required
 def club_page(request: HttpRequest, club: str) -> HttpResponse:
     """One club: its sessions, newest first, with their report and downloads (outsiders: 404);

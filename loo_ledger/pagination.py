@@ -26,12 +26,15 @@ class PageRefused(Exception):
 def page_number(asked: str, paginator: Paginator) -> int:
     """The page number ``asked`` (the text of ``?page=``) names in ``paginator``.
     Raises ``PageRefused`` saying why it names none."""
-    if not (asked.isascii() and asked.isdigit() and int(asked) >= 1):
+    digits = asked.lstrip("0") if asked.isascii() and asked.isdigit() else ""
+    if not digits:
         raise PageRefused(400, f"page must be a whole number from 1, not {as_written(asked)}.")
-    if int(asked) > paginator.num_pages:
-        raise PageRefused(404, f"There is no page {int(asked)}: the last is page "
-                               f"{paginator.num_pages}.")
-    return int(asked)
+    last = paginator.num_pages
+    # longer than the last page's number is past it: said before int(), which refuses text of
+    # more than 4,300 digits (a ValueError, which was a 500)
+    if len(digits) > len(str(last)) or int(digits) > last:
+        raise PageRefused(404, f"There is no page {digits}: the last is page {last}.")
+    return int(digits)
 
 
 class PageNumberPagination(pagination.PageNumberPagination):

@@ -45,6 +45,8 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
+from loo_ledger.page_policy import own_page
+
 logger = logging.getLogger(__name__)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -446,6 +448,7 @@ def _prose(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text)))
 
 
+@own_page
 def problem_type_view(request: HttpRequest, code: str) -> HttpResponse:
     """The human page behind a problem ``type`` URI (``/problems/<code>``)."""
     problem = PROBLEM_TYPES.get(code)
@@ -458,6 +461,7 @@ def problem_type_view(request: HttpRequest, code: str) -> HttpResponse:
     ))
 
 
+@own_page
 def problem_index_view(request: HttpRequest) -> HttpResponse:
     """``/problems/``: every problem type with its status and title, each linked to its page."""
     rows = "".join(

@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "accounts.login_limits.SessionLoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # no policy unless a view sets one: the own pages do (loo_ledger/page_policy.py)
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "loo_ledger.urls"

@@ -5,16 +5,20 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from accounts.tenancy import resolve_membership
+from games.api.filters import DATE_FROM, DATE_TO
 from games.models import GameSession
 from games.reports.club import club_results
 from games.reports.gather import session_report
 from games.reports.render import CSV_TABLES, group_digits, report_html
 from games.settlement import format_money
+from loo_ledger.page_policy import own_page
 from loo_ledger.problems import Problem
 
 
+@own_page
 @login_required
 def session_report_page(request: HttpRequest, club: str, session_id: int) -> HttpResponse:
     member = resolve_membership(request.user, club)
@@ -31,6 +35,7 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
     return HttpResponse(report_html(session_report(session), links=links))
 
 
+@own_page
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
     from games.reports.api import RESULTS_DATE_ALIASES, results_range
@@ -47,8 +52,12 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
             "club": member.club, "rows": [], "error": str(exc.detail), "csv_url": "", **typed},
             status=400)
     rows = club_results(member.club, date_from, date_to)
-    api = reverse("club-results-api", kwargs={"club": club})
-    query = request.GET.urlencode()
+    # the CSV of the range shown, by the API's names: not the page's whole query, whose own
+    # ``format=json`` (or any other parameter) the API would read too
+    shown = {name: day.isoformat() for name, day in ((DATE_FROM, date_from), (DATE_TO, date_to))
+             if day}
+    csv_url = reverse("club-results-api", kwargs={"club": club}) + "?" + urlencode(
+        {"format": "csv", **shown})
     def money(units: int | None, currency: str) -> str:
         return "" if units is None else group_digits(format_money(units, currency))
 
@@ -60,6 +69,6 @@ def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
         "club": member.club, "rows": table, "date_from": date_from, "date_to": date_to,
         # the money columns' unit: the one currency, else each row's own
         "unit": currencies[0] if len(currencies) == 1 else "in the row's currency",
-        "csv_url": f"{api}?format=csv" + (f"&{query}" if query else ""),
+        "csv_url": csv_url,
     })
 

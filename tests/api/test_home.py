@@ -16,6 +16,17 @@ def test_anonymous_visitor_is_offered_login_and_api_docs(client):
     assert 'href="/api/v1/docs/"' in html
 
 
+def test_the_demo_logins_are_offered_in_development_only(client, settings):
+    """`make run`'s demo logins (`demo` is staff) were on every service's landing page: in
+    production a stranger read the password of any demo club the operator had loaded."""
+    settings.DEBUG = False  # production (env.example)
+    html = client.get("/").content.decode()
+    assert "Log in to see your clubs." in html and "demo-password" not in html
+    settings.DEBUG = True  # development: `make run`
+    html = client.get("/").content.decode()
+    assert "<code>demo</code> / <code>demo-password</code> (owner)" in html
+
+
 def test_member_sees_own_club_sessions_with_report_links_and_not_other_clubs(client, club, other_club, member_for):
     oak_session = session_create(club=club, date=dt.date(2026, 11, 28), seats=["ann", "bob", "cat"],
                                  first_dealer="ann", rules={"preset": "three-card"}, name="Friday table")

@@ -34,6 +34,30 @@ def test_a_page_past_the_last_is_a_404_naming_the_last(oak_session, viewer_clien
     assert body["detail"] == f"There is no page {10**30}: the last is page 1."
 
 
+@pytest.mark.parametrize("tail", LISTS)
+def test_a_page_of_thousands_of_digits_is_past_the_last_not_a_server_error(
+        oak_session, viewer_client, tail):
+    """Python turns no text of more than 4,300 digits into a number (a ValueError): such a
+    page was a 500 on every list and on the club's page. It is past the last like any other."""
+    huge = "9" * 5000
+    body = problem(viewer_client.get(list_url(oak_session, tail), {"page": huge}), 404)
+    assert body["detail"] == f"There is no page {huge}: the last is page 1."
+    # leading zeros name the page they lead (as int() read them), however many
+    answer = viewer_client.get(list_url(oak_session, tail), {"page": "0" * 5000 + "1"})
+    assert answer.status_code == 200
+    body = problem(viewer_client.get(list_url(oak_session, tail), {"page": "0" * 5000}), 400)
+    assert body["errors"][0]["field"] == "page"
+
+
+def test_the_club_page_answers_a_page_of_thousands_of_digits_as_past_the_last(
+        oak_session, client, member_for):
+    client.force_login(member_for("viewer").user)
+    response = client.get("/clubs/oak/", {"page": "9" * 5000})
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert f"There is no page {'9' * 5000}: the last is page 1." in html
+
+
 def test_pages_that_exist_still_answer(oak_session, viewer_client):
     for page in ("1", "last", ""):
         answer = viewer_client.get(session_url(oak_session, "purchases/"), {"page": page})

@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -395,9 +396,11 @@ def test_report_html_page(closed_session, client, member_for):
     looed = sum(1 for d in closed_session.deals.all() for p in
                 (d.current.verdict["settlement"]["loo_payments"]) if p)
     assert cells[10] == str(looed)  # dealt, then looed
-    assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00." in html
+    assert "Chips: 340 bought\n= 340 returned + 0 in the pool; results add up to 0.00 GBP." in html
     assert 'id="settle-how"' in html
     assert "1 corrected deal, 1 deal re-settled after a correction." in html
+    # chips, said so: "240 units" read as money beside the API's "smallest currency units"
+    assert f"{kit.EXPECTED['loos_paid']} chips paid in loos, 0 in penalties," in html
     row10 = html[html.index('<tr data-deal="10">'):html.index('<tr data-deal="11">')]
     assert ">re-settled</span>" in row10 and ">corrected</span>" not in row10
     assert re.search(r'closed \d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d UTC</span>', html)
@@ -405,6 +408,61 @@ def test_report_html_page(closed_session, client, member_for):
     names = {p.display_name for p in Member.objects.filter(club=closed_session.club,
                                                             name__in=kit.SEATS)}
     assert names and all(f'<tr><th scope="row"><bdi>{n}</bdi></th>' in banker for n in names)
+
+
+class Tables(HTMLParser):
+    """Each table of a page by id: its column heads' text and its rows' cells' text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, dict[str, list]] = {}
+        self.table: dict[str, list] | None = None
+        self.cell: list[str] | None = None
+        self.in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.table = self.tables.setdefault(dict(attrs).get("id") or "", {"heads": [], "rows": []})
+        elif tag == "thead":
+            self.in_head = True
+        elif tag == "tr" and self.table is not None and not self.in_head:
+            self.table["rows"].append([])
+        elif tag in ("th", "td"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self.in_head = False
+        elif tag in ("th", "td") and self.cell is not None and self.table is not None:
+            text = " ".join("".join(self.cell).split())
+            (self.table["heads"] if self.in_head else self.table["rows"][-1]).append(text)
+            self.cell = None
+        elif tag == "table":
+            self.table = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def test_every_money_column_of_the_report_page_names_the_currency(closed_session, client,
+                                                                   member_for):
+    """A treasurer reads money by its header: "Owed for chips", "Left to pay the banker" and the
+    purchases' "Money" said no currency where every other money column says "(GBP)"."""
+    client.force_login(member_for("viewer").user)
+    html = client.get(f"/clubs/oak/sessions/{closed_session.pk}/report/").content.decode()
+    parser = Tables()
+    parser.feed(html)
+    money = re.compile(r"-?\d{1,3}(,\d{3})*\.\d\d")  # 29.50, -1,234.00: pence, not chips
+    unlabelled = {}
+    for name, table in parser.tables.items():
+        for column, head in enumerate(table["heads"]):
+            cells = [row[column] for row in table["rows"] if column < len(row)]
+            if any(money.fullmatch(cell) for cell in cells) and "(GBP)" not in head:
+                unlabelled.setdefault(name, []).append(head)
+    assert {"players", "through-banker", "transfers", "purchases"} <= set(parser.tables)
+    assert unlabelled == {}
+    assert "results add up to 0.00 GBP." in html
 
 
 def test_report_page_links_every_csv_table_the_api_offers(closed_session, client, member_for):
@@ -625,6 +683,25 @@ def test_club_results(closed_session, club, member_for, viewer_client, client):
         assert 'id="error"' in html and says in html
         for field, typed in query.items():  # what was typed is shown again, in the form's box
             assert f'name="{field.removeprefix("date_")}" value="{typed}"' in html
+
+
+def test_the_results_pages_csv_link_is_the_csv_of_the_range_shown(closed_session, client,
+                                                                   member_for):
+    """The CSV link carried the page's whole query: a page asked with ``?format=json`` (or any
+    other parameter) linked "CSV" to ``?format=csv&format=json``, which answered JSON."""
+    client.force_login(member_for("viewer").user)
+    for query, link in (
+            ({"from": "2026-11-01", "format": "json", "page": "2"},
+             "/api/v1/clubs/oak/results?format=csv&amp;date_from=2026-11-01"),
+            ({"date_to": "2026-11-30", "to": "2026-11-30"},
+             "/api/v1/clubs/oak/results?format=csv&amp;date_to=2026-11-30"),
+            ({}, "/api/v1/clubs/oak/results?format=csv")):
+        html = client.get("/clubs/oak/results/", query).content.decode()
+        assert f'<a href="{link}">CSV</a>' in html, html[html.index("<form"):html.index("</form>")]
+        answer = client.get(link.replace("&amp;", "&"))
+        assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+        rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+        assert {r["player"]: r["result"] for r in rows}["bob"] == "29.50"
 
 
 def test_club_results_page_names_the_currency_and_best_and_worst(closed_session, club, client,
