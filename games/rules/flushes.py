@@ -42,11 +42,13 @@ def flush_class(rules: RuleSet, hand: Sequence[int], trump: int | None, pam: int
 def best_flushes(rules: RuleSet, shown: Sequence[tuple[int, list[int], int]]) -> list[int]:
     """Seats that win among shown ``(seat, hand, class)`` listed in seat order from eldest.
 
-    Several winners only under ``flush_ties: high-card-then-split`` with identical ranks.
+    Several winners only under ``flush_ties: high-card-then-split`` with identical ranks. That
+    rule is for plain flushes (and blazes, ranked like them): "флешей простых мастей" (001:58).
+    Two five-trump flushes go by seat order under either value (000:135).
     """
     top = max(cls for _, _, cls in shown)
     best = [(seat, hand) for seat, hand, cls in shown if cls == top]
-    if rules.flush_ties != "high-card-then-split" or len(best) == 1:
+    if rules.flush_ties != "high-card-then-split" or len(best) == 1 or top == TRUMP_FLUSH:
         return [best[0][0]]
     ranks = {seat: sorted((RANK[c] for c in hand), reverse=True) for seat, hand in best}
     high = max(ranks.values())

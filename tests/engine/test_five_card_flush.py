@@ -90,6 +90,20 @@ def test_identical_plain_flushes_split_the_pool_under_high_card_then_split():
                           {"dan": 10, "ann": 10, "cat": -5, "bob": -5}, next_dealer="cat")
 
 
+@pytest.mark.parametrize("ties", ["seat-order", "high-card-then-split"])
+def test_two_five_trump_flushes_go_by_seat_order_under_either_tie_rule(ties):
+    # dan (2H 5H 7H 8H KH, king high) sits before ann (4H 6H 9H QH AH, ace high) counting
+    # from eldest cat. The Russian high card is for plain flushes only (001:58); two trump
+    # flushes go to the first in seat order, "ranks do not matter" (000:135): dan takes
+    # P = 15, cat looed 5, bob antes 5 -> pool 5. (1.1.0 gave ann the pool under
+    # high-card-then-split.)
+    got = settled({**FIVE, "flush_ties": ties},
+                  {"dan": ["2H", "5H", "7H", "8H", "KH"], "ann": FIVE_TRUMPS},
+                  TIE_ACTIONS, seats=FIVE_SEATS, dealer="bob")
+    assert got == no_play({"dan": 15}, {"cat": 5}, 5, {"dan": 15, "cat": -5, "bob": -5},
+                          next_dealer="cat")
+
+
 def test_flush_pays_everyone_pays_the_holder_and_nothing_is_carried():
     # Peel: bob takes P = 15 and every other player, standing or not, pays him a loo of 5
     # directly: bob +30, dan -5 ante -5 loo. The next deal is a single: pool after 0.
