@@ -221,6 +221,10 @@ def _redeal_errors(r: RuleSet, redeal: Any, sits_out: Any) -> list[dict]:
     if redeal is not True and isinstance(sits_out, list) and sits_out:
         return [record_error("sits_out: only a poker-Loo redeal (\"redeal\": true) is sat out",
                              field="sits_out")]
+    if redeal is True and isinstance(sits_out, list) and not sits_out:
+        # (with nobody out, the redeal's missing antes would be the only thing it changed)
+        return [record_error("sits_out: a redeal is sat out by the player whose offence threw "
+                             "the hand in: name him", field="sits_out")]
     return []
 
 

@@ -496,6 +496,12 @@ def test_a_poker_loo_record_sat_out_without_being_a_redeal_is_an_error():
                  sits_out=["bob"], actions="dan ! misdeal")
     assert [e["field"] for e in record_errors(rec)] == ["sits_out"]
     assert replay({**rec, "redeal": True})["redeal"] == {"sits_out": ["bob"]}
+    # a redeal nobody sits out is no redeal (its antes were simply left unpaid)
+    nobody_out = {key: value for key, value in rec.items() if key != "sits_out"}
+    for redeal in ({**nobody_out, "redeal": True}, {**nobody_out, "redeal": True, "sits_out": []}):
+        assert [(e["field"], e["message"]) for e in record_errors(redeal)] == [
+            ("sits_out", ("sits_out: a redeal is sat out by the player whose offence threw the "
+                         "hand in: name him"))]
 
 
 def test_a_later_deal_number_is_no_error():
