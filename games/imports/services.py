@@ -48,13 +48,13 @@ from django.utils import timezone
 from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
+from games.rules import is_final_deal
 from games.rules.session import SERVICE_LINES, SESSION_FORMAT
 from games.selectors import NextDeal
 from games.services import limits
 from games.services.closing import (
     closing_figures,
     final_deal_missing,
-    is_final_deal,
     reopen_reason_problem,
     session_close,
     session_reopen,

@@ -19,7 +19,7 @@ from typing import Any
 from .errors import RecordError, RuleError, record_error
 from .options import RuleSet, rules_from
 from .record import replay
-from .verdict import DEALT_AGAIN
+from .verdict import is_final_deal
 
 SESSION_FORMAT = "loo-session/1"
 #: the service's lines beside the deals (its extensions of the session file), each an object
@@ -134,7 +134,7 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                 e["line"], e["deal"] = line_no, number
             raise
         verdict["number"] = number
-        if record.get("final") is True and verdict["ended"] not in DEALT_AGAIN:
+        if is_final_deal(record, verdict):
             final = number
         following = verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]

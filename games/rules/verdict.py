@@ -9,6 +9,7 @@ ending names who takes what and who is looed, and the books are filled in one pa
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .cards import NAME, SUITS
@@ -21,6 +22,14 @@ if TYPE_CHECKING:
 
 #: the endings after which the same dealer deals the hand again (the deal did not count)
 DEALT_AGAIN = frozenset({"misdeal", "redeal", "thrown-in"})
+
+
+def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
+    """The play-off deal of `end_pool: "final-deal"`, played: a record marked `"final": true`
+    (replayed with everybody standing, no miss and no ante) that did not end void. A misdealt
+    final deal is dealt again by the same dealer, and that one is the final deal. The session
+    replay and the service both ask it."""
+    return record.get("final") is True and verdict.get("ended") not in DEALT_AGAIN
 
 #: who a way of ending pays, and beside each how much: before the offenders' and the defender's
 #: exception (two lists, not a list of pairs: no tuple to make per trick)

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
-from games.rules import DEALT_AGAIN
+from games.rules import is_final_deal
 from games.selectors import standing_closing
 from games.services import limits
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
@@ -54,15 +54,6 @@ def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], d
         for d in Deal.objects.filter(session=session, current__isnull=False)
         .select_related("current").order_by("number")
     ]
-
-
-
-
-def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
-    """The play-off deal of `end_pool: "final-deal"`, played: a record marked `"final": true`
-    (the engine replays it with everybody standing, no miss and no ante) that did not end void.
-    A misdealt final deal is dealt again by the same dealer, and that one is the final deal."""
-    return record.get("final") is True and verdict.get("ended") not in DEALT_AGAIN
 
 
 def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -13,10 +13,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.models import Deal, DealRevision, GameSession, PurchaseVoid, Violation
+from games.rules import is_final_deal
 from games.rules.version import RECORD_FORMAT
 from games.selectors import NextDeal, session_next
 from games.services import limits
-from games.services.closing import is_final_deal
 from games.services.engine import engine_replay, engine_version, record_problem, rules_resolve
 from games.services.ledger import (
     NO_BUY_BACK_THEN,
