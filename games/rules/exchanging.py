@@ -166,7 +166,7 @@ class Exchanging:
             elif given is None:
                 # the discards are used only once the stock runs out, not where a stock the
                 # record gives only the top of ends
-                pile = [c for c in self._discards if c not in self._redrawn]
+                pile = self._discards_left()
                 if self._stock is None or from_stock or not pile:
                     raise self._err(f"{name}: the draw must be recorded (the stock is not given"
                                     " or what the record gives of it is used up)", player=name,
@@ -188,6 +188,11 @@ class Exchanging:
             self._drawn += 1
             out.append(card)
         return out
+
+    def _discards_left(self) -> list[int]:
+        """The earlier exchangers' discards not yet drawn again: what is drawn once the stock
+        runs out (``_draw``, and what ``_exchange_actions`` offers then)."""
+        return [c for c in self._discards if c not in self._redrawn]
 
     def _close_exchange(self) -> None:
         """The record moves on: whoever has not exchanged kept their cards (but a standing dealer
@@ -219,9 +224,11 @@ class Exchanging:
         out = []
         top = self._ex_limit + (1 if takes else 0)
         # what can be drawn: the stock, then (once it runs out) the earlier discards
-        supply = [] if self._stock is None else self._stock[self._stock_pos:]
-        if self._stock is not None and self._drawn + len(supply) >= self._stock_size:
-            supply += [c for c in self._discards if c not in self._redrawn]
+        supply = []
+        if self._stock is not None:
+            supply = self._stock[self._stock_pos:]
+            if self._drawn + len(supply) >= self._stock_size:
+                supply += self._discards_left()
         for k in range(1 if takes else 0, top + 1):
             n_draw = k - (1 if takes else 0)
             if n_draw > len(supply):

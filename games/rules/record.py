@@ -187,9 +187,9 @@ def _in_order(errors: list[dict]) -> list[dict]:
 
 def _carry_on(deal: Deal, action: Any) -> bool:
     """A refused play, exchange, take-miss or defend (or, kind "declarations", declarations
-    the record goes past): let the deal go on as the record has it, so that what follows is judged in its
-    place and only errors of its own are reported. False when the deal cannot go on (the
-    rest of the record is then not judged: it would only repeat the error)."""
+    the record goes past): let the deal go on as the record has it, so that what follows is
+    judged in its place and only errors of its own are reported. False when the deal cannot go
+    on (the rest of the record is then not judged: it would only repeat the error)."""
     if not isinstance(action, Mapping) or deal.phase == OVER:
         return True
     s = deal._idx.get(action.get("player")) if type(action.get("player")) is str else None

@@ -2,10 +2,11 @@
 
 The pool and the dealer carry from each verdict's ``next`` to the following deal; a record
 whose own ``dealer``, ``pool``, ``number``, ``rules`` (resolved), ``redeal`` or ``sits_out``
-disagrees with what the ledger expects is a record error, named by its line and deal number. A ``{"purchase": ...}`` line (the service's chip purchases) moves
-chips between a player and the banker, not the pool, a ``{"payment": ...}`` line (money paid
-later for chips bought on credit) moves no chip at all, a ``{"close": ...}`` line (the
-service closed the session there: the end pool shared out, the chips bought back) and a
+disagrees with what the ledger expects is a record error, named by its line and deal number.
+A ``{"purchase": ...}`` line (the service's chip purchases) moves chips between a player and
+the banker, not the pool, a ``{"payment": ...}`` line (money paid later for chips bought on
+credit) moves no chip at all, a ``{"close": ...}`` line (the service closed the session there:
+the end pool shared out, the chips bought back) and a
 ``{"reopen": ...}`` line (the service reopened it: the closing reversed, the pool as the last
 deal left it) and a ``{"void": ...}`` line (a purchase keyed in by mistake, its chips handed
 back to the banker) come between deals, so the replay passes over all five.
