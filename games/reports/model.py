@@ -70,12 +70,14 @@ def chip_moves(purchases: Iterable[Purchase]) -> list[tuple[int, str, int]]:
 @dataclass(frozen=True)
 class DealFacts:
     """A stored deal: its number, its current verdict, how often its record was corrected and
-    how often it was settled again because an earlier deal was."""
+    how often it was settled again because an earlier deal was, and its current record (the
+    turns at the deal ask whether it was the final deal)."""
 
     number: int
     verdict: Mapping[str, Any]
     corrections: int = 0
     resettles: int = 0
+    record: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -302,7 +304,8 @@ def _deal_line(facts: DealFacts, seats: Sequence[str]) -> DealLine:
 def build_report(facts: SessionFacts) -> SessionReport:
     """Every figure of the report, from the facts alone."""
     seats = list(facts.seats)
-    deals = [_deal_line(d, seats) for d in sorted(facts.deals, key=lambda d: d.number)]
+    in_order = sorted(facts.deals, key=lambda d: d.number)
+    deals = [_deal_line(d, seats) for d in in_order]
 
     bought, bought_money, paid_money = bought_figures(seats, facts.purchases)
     for player, money in facts.paid_later.items():
@@ -342,7 +345,7 @@ def build_report(facts: SessionFacts) -> SessionReport:
     owed = {s: bought_money[s] - paid_money[s] for s in seats}  # below 0: paid toward a credit loss
     # open: what the payments endpoint accepts; a playing banker owes himself nothing
     to_banker = {s: 0 if s == facts.banker else max(owed[s], 0) for s in seats}
-    dealt = turns_dealt(seats, [d.verdict for d in facts.deals])
+    dealt = turns_dealt(seats, [(d.record, d.verdict) for d in in_order])
     results: dict[str, int] = {}
     through: list[BankerLineOut] = []
     transfers: list[TransferLine] = []

@@ -11,7 +11,7 @@ from .options import PRESETS, RuleSet
 from .record import replay
 from .session import replay_session
 from .settlement import end_pool_split
-from .verdict import DEALT_AGAIN, is_final_deal
+from .verdict import DEALT_AGAIN, is_final_deal, marked_final
 from .version import ENGINE_VERSION, RECORD_FORMAT
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "end_pool_split",
     "format_card",
     "is_final_deal",
+    "marked_final",
     "parse_card",
     "replay",
     "replay_session",

@@ -24,12 +24,19 @@ if TYPE_CHECKING:
 DEALT_AGAIN = frozenset({"misdeal", "redeal", "thrown-in"})
 
 
+def marked_final(record: Mapping[str, Any]) -> bool:
+    """A record of the play-off deal of `end_pool: "final-deal"` (`"final": true`), played or
+    void: a misdealt final deal is dealt again as the final deal, so it is no turn of a round
+    at the deal either (``games.settlement.turns_dealt`` asks it)."""
+    return record.get("final") is True
+
+
 def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
     """The play-off deal of `end_pool: "final-deal"`, played: a record marked `"final": true`
     (replayed with everybody standing, no miss and no ante) that did not end void. A misdealt
     final deal is dealt again by the same dealer, and that one is the final deal. The session
     replay and the service both ask it."""
-    return record.get("final") is True and verdict.get("ended") not in DEALT_AGAIN
+    return marked_final(record) and verdict.get("ended") not in DEALT_AGAIN
 
 #: who a way of ending pays, and beside each how much: before the offenders' and the defender's
 #: exception (two lists, not a list of pairs: no tuple to make per trick)

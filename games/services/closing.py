@@ -56,16 +56,18 @@ def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], d
     ]
 
 
-def closing_warnings(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Unequal turns at the deal (a deal dealt again by the same dealer, as after a misdeal, is
-    one turn); a last deal that ended in a loo (the older rule plays on)."""
+def closing_warnings(seats: Sequence[str],
+                     deals: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[str]:
+    """Unequal turns at the deal (``turns_dealt``: a deal dealt again by the same dealer, as
+    after a misdeal, is one turn, the final deal none), from the deals' ``(record, verdict)``;
+    a last deal that ended in a loo (the older rule plays on)."""
     warnings = []
-    counts = turns_dealt(seats, verdicts)
-    if verdicts and len(set(counts.values())) > 1:
+    counts = turns_dealt(seats, deals)
+    if deals and len(set(counts.values())) > 1:
         listed = ", ".join(f"{s} {n}" for s, n in counts.items())
         warnings.append(f"Players have not dealt equally often: {listed}.")
-    if verdicts:
-        loos = verdicts[-1]["settlement"].get("loo_payments") or {}
+    if deals:
+        loos = deals[-1][1]["settlement"].get("loo_payments") or {}
         if any(loos.values()):
             who = ", ".join(f"{p} paid {loos[p]}" for p in seats if loos.get(p))
             warnings.append(
@@ -142,7 +144,7 @@ def session_close(*, session: GameSession, user: Any = None, reason: str = "",
     balances = ledger_balances(locked)
     pool = balances[POOL]
     eldest = eldest_after(seats, next_dealer(locked, verdicts))
-    warnings = closing_warnings(seats, verdicts)
+    warnings = closing_warnings(seats, [(r, v) for _, r, v in deals])
 
     last = (deals[-1][0], is_final_deal(deals[-1][1], deals[-1][2])) if deals else None
     missing = final_deal_missing(mode, pool, last)

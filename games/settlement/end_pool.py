@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import end_pool_split as split_pool  # the service's name for it
+from games.rules import marked_final
 
 __all__ = ["eldest_after", "split_pool", "turns_dealt"]
 
@@ -15,17 +16,25 @@ def eldest_after(seats: Sequence[str], dealer: str) -> str:
     return seats[(list(seats).index(dealer) + 1) % len(seats)]
 
 
-def turns_dealt(seats: Sequence[str], verdicts: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """How many turns at the deal each player had: deals after which the deal passed on.
+def turns_dealt(seats: Sequence[str],
+                deals: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> dict[str, int]:
+    """How many turns at the deal each player had, from the deals' ``(record, verdict)`` in order.
 
-    A deal the same dealer deals again (a misdeal, a three-trumps redeal, a poker-Loo deal all
-    folded or thrown in after a revoke: the verdict's ``next.dealer`` is its own dealer) is one
-    turn with the deal that follows it, so a misdeal does not make its dealer look as if he
-    dealt more often than the others. A verdict without ``next`` counts as a turn.
+    A turn at the deal is the deal coming to a player: every deal the rules make him deal again
+    (a misdeal, a three-trumps redeal, a poker-Loo deal all folded or thrown in after a revoke:
+    the verdict's ``next.dealer`` is its own dealer, and the next deal is his) is the same turn,
+    which ends when the deal passes on or the session ends. So each turn counts once, however
+    it ended: played, all passed, or void by a misdeal that was never dealt again (the session
+    closed on it: the deal had come to him). A verdict without ``next`` passes the deal on.
+    The turn whose last deal is the final deal of ``end_pool: "final-deal"`` (``marked_final``,
+    played or misdealt) is no turn: it plays the pool off after the rounds.
     """
     turns = {s: 0 for s in seats}
-    for v in verdicts:
-        dealer = v.get("dealer")
-        if dealer in turns and (v.get("next") or {}).get("dealer", object()) != dealer:
+    for i, (record, verdict) in enumerate(deals):
+        dealer = verdict.get("dealer")
+        dealt_again = (verdict.get("next") or {}).get("dealer") == dealer
+        if dealt_again and i + 1 < len(deals) and deals[i + 1][1].get("dealer") == dealer:
+            continue  # his turn goes on with the next deal
+        if dealer in turns and not marked_final(record):
             turns[dealer] += 1
     return turns

@@ -808,6 +808,89 @@ def test_a_misdeal_dealt_again_is_one_turn_at_the_deal(club, scorer_client):
     assert {p["name"]: p["times_dealt"] for p in report["players"]} == {s: 1 for s in kit.SEATS}
 
 
+#: three-card result-only deals (everybody plays, the others are looed 3 each): whoever deals
+#: them, the named player takes all three tricks
+TAKES = {s: {"result": {"tricks": {s: 3}}} for s in kit.SEATS}
+MISDEAL = {s: {"actions": f"{s} ! misdeal"} for s in kit.SEATS}
+#: three-trumps-redeal: the eldest shows three trumps (diamonds turned), takes the pool, and the
+#: same dealer deals again
+REDEAL = {s: {"turnup": "7D", "hands": {s: ["AD", "KD", "2D"]}, "actions": f"{s} flush"}
+          for s in kit.SEATS}
+ALL_PASS = "ann pass; bob pass; cat pass; dan pass"  # from eldest, the order does not matter
+POKER_FIRST = {"result": {"tricks": {"bob": 3, "cat": 1, "ann": 1}}}  # dan burned: the series goes on
+CAT_ALONE = {"actions": "ann pass; bob pass; cat stand; dan pass"}  # takes the pot: series ends
+EQUAL = {s: 1 for s in kit.SEATS}
+
+
+@pytest.mark.parametrize(("rules", "records", "dealers", "turns"), [
+    # ann, bob and cat deal; dan misdeals and the table closes on it: the deal had come to dan,
+    # his turn (it was counted 0 and the closing warned "dan 0")
+    ({}, [TAKES["bob"], TAKES["cat"], TAKES["dan"], MISDEAL["dan"]],
+     ["ann", "bob", "cat", "dan"], EQUAL),
+    # a round, then ann misdeals the next round's first deal and the table closes: ann's second
+    # turn had begun (it was counted 0 and the closing said all had dealt equally)
+    ({}, [TAKES["bob"], TAKES["cat"], TAKES["dan"], TAKES["ann"], MISDEAL["ann"]],
+     ["ann", "bob", "cat", "dan", "ann"], {"ann": 2, "bob": 1, "cat": 1, "dan": 1}),
+    # three-trumps-redeal: cat shows three trumps on bob's deal, bob deals again: one turn
+    ({"flush": "three-trumps-redeal"},
+     [TAKES["bob"], REDEAL["cat"], TAKES["cat"], TAKES["dan"], TAKES["ann"]],
+     ["ann", "bob", "bob", "cat", "dan"], EQUAL),
+    # ... and shown on dan's deal, the last: dan's turn all the same
+    ({"flush": "three-trumps-redeal"}, [TAKES["bob"], TAKES["cat"], TAKES["dan"], REDEAL["ann"]],
+     ["ann", "bob", "cat", "dan"], EQUAL),
+    # five-card: every deal passed by all, the pool carried: the deal passes on each time
+    ({"game": "five-card"}, [{"turnup": "3H", "actions": ALL_PASS}] * 4,
+     ["ann", "bob", "cat", "dan"], EQUAL),
+    # poker-Loo: bob's deal all folded, dealt again by bob; dan's, the last, all folded too
+    ({"game": "poker-loo"},
+     [POKER_FIRST, {"actions": ALL_PASS}, CAT_ALONE, {"result": {"tricks": {"dan": 3, "ann": 1, "bob": 1}}},
+      {"actions": ALL_PASS}],
+     ["ann", "bob", "bob", "cat", "dan"], EQUAL),
+    # poker-Loo: bob exposes a card on dan's deal, the last: thrown in, dan's turn all the same
+    ({"game": "poker-loo"},
+     [POKER_FIRST, CAT_ALONE, {"result": {"tricks": {"dan": 3, "ann": 1, "bob": 1}}},
+      {"turnup": "2H", "actions": f"{ALL_PASS.replace('pass', 'stand')}; ann AH; bob ! exposed-card 7D"}],
+     ["ann", "bob", "cat", "dan"], EQUAL),
+    # end_pool final-deal: a round, then ann misdeals the final deal and deals it again: the
+    # final deal plays the pool off after the rounds, no turn (ann was counted 2)
+    ({"end_pool": "final-deal"},
+     [TAKES["bob"], TAKES["cat"], TAKES["dan"], TAKES["bob"],
+      {"final": True, **MISDEAL["ann"]}, {"final": True, **TAKES["cat"]}],
+     ["ann", "bob", "cat", "dan", "ann", "ann"], EQUAL),
+    # ... dealt by cat before the round was complete: neither cat nor dan had a turn of it
+    ({"end_pool": "final-deal"}, [TAKES["bob"], TAKES["cat"], {"final": True, **TAKES["dan"]}],
+     ["ann", "bob", "cat"], {"ann": 1, "bob": 1, "cat": 0, "dan": 0}),
+], ids=["closed-on-a-misdeal", "misdeal-opens-a-round", "redeal-dealt-again", "closed-on-a-redeal",
+        "five-card-all-pass", "poker-all-fold", "poker-thrown-in", "final-deal-misdealt",
+        "final-deal-early"])
+def test_turns_at_the_deal_in_the_warning_and_the_report(club, scorer_client, rules, records,
+                                                        dealers, turns):
+    # Hand-worked small sessions (four seats, ann deals first): who dealt each deal, each
+    # player's turns at the deal, and the closing's warning exactly when they differ
+    import datetime as dt
+
+    from games.rules import actions_from_text
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=kit.SEATS,
+                             first_dealer="ann", rules={"game": "three-card", **rules},
+                             buy_ins={s: 100 for s in kit.SEATS})
+    for number, record in enumerate(records, 1):
+        record = {"format": "loo-deal/1", **record}
+        if isinstance(record.get("actions"), str):
+            record["actions"] = actions_from_text(record["actions"])
+        deal_record(session=session, number=number, record=record)
+    assert [d.current.verdict["dealer"] for d in session.deals.order_by("number")] == dealers
+    closed = scorer_client.post(url(session, "close"), {}, format="json").json()
+    dealt = [w for w in closed["warnings"] if "dealt equally" in w]
+    listed = ", ".join(f"{s} {n}" for s, n in turns.items())
+    assert dealt == ([] if len(set(turns.values())) == 1
+                     else [f"Players have not dealt equally often: {listed}."])
+    report = scorer_client.get(url(session, "report")).json()
+    assert {p["name"]: p["times_dealt"] for p in report["players"]} == turns
+
+
 def test_a_closing_reason_past_its_bound_is_refused_and_nothing_closes(hand_session, scorer_client):
     # the session file carries the reason in its close line, whose size the import's cap counts
     from games.services import limits

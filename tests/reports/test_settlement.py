@@ -176,19 +176,61 @@ def test_split_pool_odd_units_from_eldest():
         split_pool(3, seats, "zed")
 
 
+def _dealt(dealer: str, nxt: str | None, **record) -> tuple[dict, dict]:
+    """A deal as turns_dealt reads it: (record, verdict) with who dealt it and who deals next."""
+    verdict = {"dealer": dealer} if nxt is None else {"dealer": dealer, "next": {"dealer": nxt}}
+    return record, verdict
+
+
 def test_a_deal_dealt_again_by_the_same_dealer_is_one_turn():
     # ann deals; bob misdeals and deals again; cat's poker-Loo deal is all folded, then dealt
     # again: each had one turn at the deal
-    def v(dealer, nxt):
-        return {"dealer": dealer, "next": {"dealer": nxt}}
-
     seats = ["ann", "bob", "cat"]
-    verdicts = [v("ann", "bob"), v("bob", "bob"), v("bob", "cat"), v("cat", "cat"), v("cat", "ann")]
-    assert turns_dealt(seats, verdicts) == {"ann": 1, "bob": 1, "cat": 1}
-    # a session closed after a misdeal: its dealer has not had his turn yet
-    assert turns_dealt(seats, verdicts[:2]) == {"ann": 1, "bob": 0, "cat": 0}
-    # a verdict that does not say who deals next counts as a turn
-    assert turns_dealt(seats, [{"dealer": "ann"}]) == {"ann": 1, "bob": 0, "cat": 0}
+    deals = [_dealt("ann", "bob"), _dealt("bob", "bob"), _dealt("bob", "cat"), _dealt("cat", "cat"),
+             _dealt("cat", "ann")]
+    assert turns_dealt(seats, deals) == {"ann": 1, "bob": 1, "cat": 1}
+    # a verdict that does not say who deals next passes the deal on: a turn
+    assert turns_dealt(seats, [_dealt("ann", None)]) == {"ann": 1, "bob": 0, "cat": 0}
+
+
+@pytest.mark.parametrize(("deals", "turns"), [
+    # the session closed on bob's misdeal, never dealt again: the deal had come to him, a turn
+    ([_dealt("ann", "bob"), _dealt("bob", "bob")], {"ann": 1, "bob": 1, "cat": 0}),
+    # ... and on cat's all-folded poker-Loo deal the same way
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "cat")], {"ann": 1, "bob": 1, "cat": 1}),
+    # a misdeal after which the deal passed on (a verdict whose next dealer is another: bob's
+    # void deal was his turn, cat's deal is hers)
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann")], {"ann": 1, "bob": 1, "cat": 1}),
+    # a verdict saying bob deals again, but the next deal is cat's: two turns, not one
+    ([_dealt("bob", "bob"), _dealt("cat", "ann")], {"ann": 0, "bob": 1, "cat": 1}),
+    # end_pool final-deal: a round, then ann's final deal: it plays the pool off, no turn
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann"), _dealt("ann", "bob", final=True)],
+     {"ann": 1, "bob": 1, "cat": 1}),
+    # ann misdeals the final deal and deals it again: still no turn
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann"), _dealt("ann", "ann", final=True),
+      _dealt("ann", "bob", final=True)], {"ann": 1, "bob": 1, "cat": 1}),
+    # ... or the session is closed on that misdeal (an import's close its file reopens later):
+    # it was the final deal's, no turn of a round
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann"), _dealt("ann", "ann", final=True)],
+     {"ann": 1, "bob": 1, "cat": 1}),
+    # ann misdeals a deal marked final and the table then plays on with an ordinary deal: her
+    # turn ended as a deal of the round, so it counts
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann"), _dealt("ann", "ann", final=True),
+      _dealt("ann", "bob")], {"ann": 2, "bob": 1, "cat": 1}),
+    # ann misdeals an ordinary deal and deals the final deal in its place: the final deal's turn
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann"), _dealt("ann", "ann"),
+      _dealt("ann", "bob", final=True)], {"ann": 1, "bob": 1, "cat": 1}),
+    # the final deal dealt before the round was complete: cat never had her turn
+    ([_dealt("ann", "bob"), _dealt("bob", "cat"), _dealt("cat", "ann", final=True)],
+     {"ann": 1, "bob": 1, "cat": 0}),
+    # a final: false record is an ordinary deal
+    ([_dealt("ann", "bob", final=False)], {"ann": 1, "bob": 0, "cat": 0}),
+], ids=["closed-on-a-misdeal", "closed-on-a-poker-all-fold", "misdeal-passing-on",
+        "next-dealer-not-the-next-deals", "final-deal", "final-deal-misdealt-and-dealt-again",
+        "closed-on-a-misdealt-final-deal", "misdealt-final-then-played-on",
+        "misdeal-then-the-final-deal", "final-deal-before-the-round-ends", "final-false"])
+def test_turns_at_the_deal_however_the_turn_ended(deals, turns):
+    assert turns_dealt(["ann", "bob", "cat"], deals) == turns
 
 
 # --- properties ----------------------------------------------------------------------------
