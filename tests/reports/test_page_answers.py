@@ -1,6 +1,6 @@
 """How the service's own pages and the report's files answer, beyond what they show: an answer
 made for a signed-in member is kept by no shared cache (``Cache-Control: private, max-age=0``)
-while a public page stays as it was."""
+while a public page stays as it was; and the pages answer GET and HEAD only."""
 from __future__ import annotations
 
 import html as html_lib
@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.reports.conftest import url
+from tests.reports.test_pages_hostile import OWN_PAGES
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +97,43 @@ def test_a_visitor_sent_to_log_in_or_refused_gets_no_private_answer(hand_session
     assert page.status_code == 302 and directives(page) == set()
     refused = anon_client.get(url(hand_session, "report"))
     assert refused.status_code == 401 and directives(refused) == set()
+
+
+# --- the pages answer GET and HEAD only -------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+@pytest.mark.parametrize("path", OWN_PAGES)
+def test_an_own_page_refuses_every_method_but_get_and_head(path, method, hand_session, client,
+                                                           member_for):
+    """Each page only renders (its forms post elsewhere or GET): a POST rendered the page as a
+    GET would. Now a 405 naming what it takes, before the login is even asked for."""
+    target = path.format(id=hand_session.pk)
+    anonymous = getattr(client, method)(target)
+    assert (anonymous.status_code, anonymous["Allow"]) == (405, "GET, HEAD")
+    client.force_login(member_for("viewer").user)
+    refused = getattr(client, method)(target)
+    assert (refused.status_code, refused["Allow"]) == (405, "GET, HEAD")
+    assert refused.content == b""
+    assert "default-src 'none'" in refused["Content-Security-Policy"]  # the page's own policy
+
+
+@pytest.mark.parametrize("path", OWN_PAGES)
+def test_an_own_page_answers_head_as_get_without_the_body(path, hand_session, client,
+                                                          member_for):
+    client.force_login(member_for("viewer").user)
+    target = path.format(id=hand_session.pk)
+    head, get = client.head(target), client.get(target)
+    assert (head.status_code, get.status_code) == (200, 200)
+    assert head.content == b"" and get.content
+    assert head["Content-Type"] == get["Content-Type"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/clubs/oak/sessions/{id}/report",
+                                  "/api/v1/clubs/oak/results"])
+def test_the_reports_api_refuses_a_post_as_every_api_view_does(path, hand_session, viewer_client):
+    """The files' URLs (DRF) took only GET already: a 405 problem naming what they take."""
+    refused = viewer_client.post(path.format(id=hand_session.pk), {}, format="json")
+    assert refused.status_code == 405
+    assert refused.json()["code"] == "method-not-allowed"
+    assert refused["Allow"] == "GET, HEAD, OPTIONS"
