@@ -1,15 +1,21 @@
 """How the service's own pages and the report's files answer, beyond what they show: an answer
 made for a signed-in member is kept by no shared cache (``Cache-Control: private, max-age=0``)
-while a public page stays as it was; and the pages answer GET and HEAD only."""
+while a public page stays as it was; the pages answer GET and HEAD only; and the report's two
+settling tables head their explanations alike."""
 from __future__ import annotations
 
 import html as html_lib
+import io
 import re
 
 import pytest
 
+from games.reports.model import build_report
+from games.reports.render import report_html, report_pdf
 from tests.reports.conftest import url
+from tests.reports.test_close_and_report import Tables
 from tests.reports.test_pages_hostile import OWN_PAGES
+from tests.reports.test_report_model import facts
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +143,44 @@ def test_the_reports_api_refuses_a_post_as_every_api_view_does(path, hand_sessio
     assert refused.status_code == 405
     assert refused.json()["code"] == "method-not-allowed"
     assert refused["Allow"] == "GET, HEAD, OPTIONS"
+
+
+# --- the two settling tables head their explanations alike -----------------------------------
+
+BANKER_HEADS = ["Player", "Owed for chips (GBP)", "Buy-back (GBP)",
+                "Banker pays / player pays (GBP)", "Why"]
+TRANSFER_HEADS = ["Pays", "To", "Amount (GBP)", "Why"]
+
+
+def test_the_banker_lines_and_the_transfers_head_their_explanations_why():
+    """The banker lines headed theirs "Settles" beside a "Banker pays / player pays" column,
+    which is what settles; the transfers headed the same kind of words "Why"."""
+    for for_pdf in (False, True):  # the page, and the PDF's source
+        parser = Tables()
+        parser.feed(report_html(build_report(facts()), for_pdf=for_pdf))
+        assert parser.tables["through-banker"]["heads"] == BANKER_HEADS
+        assert parser.tables["transfers"]["heads"] == TRANSFER_HEADS
+        # each "Why" cell is its line's explanation
+        banker, transfers = parser.tables["through-banker"], parser.tables["transfers"]
+        assert banker["rows"][0][4].startswith("bought 3.00 (2.00 paid, 1.00 owed)")
+        assert transfers["rows"][0][3].startswith("ann owes 0.50")
+
+
+def test_the_pdf_heads_both_explanations_why():
+    from pypdf import PdfReader
+
+    pdf = PdfReader(io.BytesIO(report_pdf(build_report(facts()))))
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in pdf.pages))
+    assert re.search(r"Banker pays / player pays \(GBP\) Why", text), text[:2000]
+    assert re.search(r"Amount \(GBP\) Why", text)
+    assert "Settles" not in text
+
+
+def test_the_page_of_a_closed_session_heads_both_explanations_why(hand_session, scorer_client,
+                                                                  client, member_for):
+    assert scorer_client.post(url(hand_session, "close"), {}, format="json").status_code == 200
+    client.force_login(member_for("viewer").user)
+    parser = Tables()
+    parser.feed(client.get(f"/clubs/oak/sessions/{hand_session.pk}/report/").content.decode())
+    assert parser.tables["through-banker"]["heads"] == BANKER_HEADS
+    assert parser.tables["transfers"]["heads"] == TRANSFER_HEADS
