@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # every answer for a signed-in user (pages, report files, the API): Cache-Control: private
+    "loo_ledger.private_answers.PrivateAnswersMiddleware",
     "accounts.login_limits.SessionLoginLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

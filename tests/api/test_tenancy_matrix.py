@@ -197,6 +197,25 @@ def test_a_viewer_reads_everything_of_the_club(route, method, level, world, view
     assert response.status_code == 200, (response.status_code, response.content[:300])
 
 
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m == "get" and lv != PUBLIC))
+def test_a_members_read_is_kept_by_no_shared_cache(route, method, level, world, viewer_client,
+                                                   client, member_for):
+    """By token or by session (the browsable API, the report page's links), an answer holding
+    the club's data says so to every cache between (loo_ledger/private_answers.py)."""
+    client.force_login(member_for("viewer").user)
+    for who in (viewer_client, client):
+        response = who.get(url_for(route, world))
+        assert response.status_code == 200, (response.status_code, response.content[:300])
+        assert response["Cache-Control"] == "private, max-age=0"
+
+
+@pytest.mark.parametrize(("route", "method", "level"), cases(lambda r, m, lv: m == "get" and lv == PUBLIC))
+def test_a_public_read_to_a_visitor_is_not_made_private(route, method, level, world, anon_client):
+    response = anon_client.get(url_for(route, world))
+    assert response.status_code == 200
+    assert "private" not in response.get("Cache-Control", "")
+
+
 # --- write endpoints never answer 500 ----------------------------------------------------------
 
 WRITES = cases(lambda r, m, lv: m in UNSAFE and (r, m) != ("api/v1/auth/token/", "delete"))  # bodyless
