@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import Http404
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -41,6 +42,15 @@ from .tenancy import (
     IsClubOwnerOrThisMember,
     lock_club_and_recheck,
 )
+
+
+def token_answer(token: Token, username: str) -> Response:
+    """An answer carrying a token, which no cache may keep, the client's own included
+    (``Cache-Control: no-store``, as RFC 6749 section 5.1 asks of a token answer): a browser or
+    proxy holding it on disk holds the login."""
+    response = Response({"token": token.key, "username": username})
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 class ObtainTokenView(APIView):
@@ -82,7 +92,7 @@ class ObtainTokenView(APIView):
         serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         token = token_for_login(user=user)  # refused if the password changed since the check
-        return Response({"token": token.key, "username": user.get_username()})
+        return token_answer(token, user.get_username())
 
     @extend_schema(request=None, responses={204: None}, summary="Revoke your API token", tags=["auth"])
     def delete(self, request: Request) -> Response:
@@ -112,7 +122,7 @@ class PasswordChangeView(generics.GenericAPIView):
         token = password_change(user=request.user, **data.validated_data)
         if isinstance(request.successful_authenticator, SessionAuthentication):
             update_session_auth_hash(request._request, token.user)  # this browser stays in
-        return Response({"token": token.key, "username": request.user.get_username()})
+        return token_answer(token, request.user.get_username())
 
 
 @extend_schema(tags=["clubs"])

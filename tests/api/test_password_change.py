@@ -118,3 +118,19 @@ def test_the_browsable_api_offers_a_form_with_both_fields(club):
     browser.force_login(get_user_model().objects.get(username="sam"))
     html = browser.get(URL, HTTP_ACCEPT="text/html").content.decode()
     assert 'name="old_password"' in html and 'name="new_password"' in html
+
+
+def _directives(response) -> set[str]:
+    return {part.strip() for part in response.get("Cache-Control", "").split(",")}
+
+
+def test_no_cache_keeps_an_answer_that_carries_a_token(scorer_client):
+    """RFC 6749 5.1: a token answer is `no-store` (a login held on disk is a login kept)."""
+    changed = _change(scorer_client, TEST_PASSWORD, NEW)
+    assert changed.status_code == 200 and "no-store" in _directives(changed)
+    login = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": NEW},
+                             format="json")
+    assert login.status_code == 200 and "no-store" in _directives(login)
+    refused = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": "wrong"},
+                               format="json")
+    assert refused.status_code == 400 and "no-store" not in _directives(refused)
