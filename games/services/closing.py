@@ -60,13 +60,14 @@ def closing_warnings(seats: Sequence[str],
                      deals: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[str]:
     """Unequal turns at the deal (``turns_dealt``: a deal dealt again by the same dealer, as
     after a misdeal, is one turn, the final deal none), from the deals' ``(record, verdict)``;
-    a last deal that ended in a loo (the older rule plays on)."""
+    a last deal that ended in a loo (the older rule plays on), unless it is the final deal:
+    nothing may be dealt after that one, and what its loos leave is split (its own warning)."""
     warnings = []
     counts = turns_dealt(seats, deals)
     if deals and len(set(counts.values())) > 1:
         listed = ", ".join(f"{s} {n}" for s, n in counts.items())
         warnings.append(f"Players have not dealt equally often: {listed}.")
-    if deals:
+    if deals and not is_final_deal(*deals[-1]):
         loos = deals[-1][1]["settlement"].get("loo_payments") or {}
         if any(loos.values()):
             who = ", ".join(f"{p} paid {loos[p]}" for p in seats if loos.get(p))
