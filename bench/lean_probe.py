@@ -18,6 +18,8 @@ handles (all but the few that end in a flush), and a mutation pass (records with
 that lean and the engine agree: same verdict (violations and evidence included), both
 refuse, or lean declines (NotImplementedError: outside the workload it is written for).
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
+``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
+settlement, verdict, checks and timing.
 """
 from __future__ import annotations
 
@@ -100,14 +102,35 @@ def _not_a_play(a: Any) -> bool:
     raise LeanError(f"unknown action {kind!r}")
 
 
-def _play_slow(a: Any) -> tuple[Any, str, Any]:
+def _play_slow(a: Any, not_a_play: Callable[[Any], bool], card_of: Callable[[Any], Any]
+               ) -> tuple[Any, Any, Any]:
     """A play the fast path could not read: the card in any spelling, or the error."""
     if type(a) is not dict or a.get("action") != "play":
-        _not_a_play(a)
+        not_a_play(a)
     c = a.get("card")
     if c is None:
         raise LeanError("play: the card is missing")
-    return a.get("player"), _card(c), a
+    return a.get("player"), card_of(c), a
+
+
+def read_plays(rest: list, table: dict, not_a_play: Callable[[Any], bool],
+               card_of: Callable[[Any], Any], holders: dict[str, list]
+               ) -> list[tuple[Any, Any, Any]]:
+    """The record's plays, once the declarations (and exchanges) are read: (player, card,
+    action) each, the card read by ``table`` (the usual spellings) or else ``card_of``;
+    ``not_a_play`` raises for any other action. Each card is added to its player's list in
+    ``holders`` (a player not there: LeanError)."""
+    try:  # the common case: well-formed plays of canonically spelled cards
+        plays = [(a["player"], table[a["card"]], a) for a in rest
+                 if a["action"] == "play" or not_a_play(a)]
+    except (KeyError, TypeError):
+        plays = [_play_slow(a, not_a_play, card_of) for a in rest]
+    try:
+        for p, c, _ in plays:
+            holders[p].append(c)
+    except (KeyError, TypeError):
+        raise LeanError(f"player {p!r} does not play this deal") from None
+    return plays
 
 
 def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
@@ -140,11 +163,14 @@ def in_scope(rules: RuleSet, options: RuleSet) -> bool:
     return True
 
 
-def read_header(rec: Any, pool: int | None, low: int, high: int
-                ) -> tuple[list[str], str, int, list]:
-    """The record's header as ``replay`` checks it: (seats, dealer, pool, actions), for
-    ``low`` to ``high`` players; what is outside the probes' scope (given hands, a result,
-    a redeal ...) is declined."""
+def read_record(text: str, rules: RuleSet, options: RuleSet, pool: int | None, low: int,
+                high: int) -> tuple[dict, list[str], str, int, list]:
+    """The record and its header as ``replay`` checks them: (record, seats, dealer, pool,
+    actions), under a probe's ``options`` for ``low`` to ``high`` players; what is outside
+    the probe's scope (other rules, given hands, a result, a redeal ...) is declined."""
+    if not in_scope(rules, options):
+        raise NotImplementedError("only a probe's own preset options")
+    rec = json.loads(text)
     if type(rec) is not dict:
         raise LeanError("record: a deal record is a JSON object")
     seats = rec.get("seats")
@@ -186,7 +212,30 @@ def read_header(rec: Any, pool: int | None, low: int, high: int
     actions = rec.get("actions", [])
     if type(actions) is not list:
         raise LeanError("actions: must be a list")
-    return seats, dealer, pool, actions
+    return rec, seats, dealer, pool, actions
+
+
+def offence(violations: list, offenders: list, player: str, found: tuple[str, str], trick: int,
+            card: str) -> None:
+    """A play's offence, as ``Deal._offence`` books it: a violation, and its player looed once
+    (a full loo)."""
+    violations.append({"player": player, "rule": found[0], "trick": trick, "card": card,
+                       "evidence": found[1], "penalty": "full-loo"})
+    if player not in offenders:
+        offenders.append(player)
+
+
+def turn_from(order: list[str], leader: str) -> list[str]:
+    """The order of play of a trick led by ``leader``."""
+    k = order.index(leader)
+    return order[k:] + order[:k]
+
+
+def open_books(rules: RuleSet, dealer: str, pool: int) -> tuple[dict, int, int]:
+    """(antes, P, the full loo): the dealer's ante makes P, the pool played for."""
+    ante = rules.ante[0]
+    big = pool + ante
+    return ({dealer: ante} if ante else {}), big, rules.full_loo(big)
 
 
 def settle(seats: list[str], pool: int, big: int, antes: dict, payouts: dict, loos: dict
@@ -236,13 +285,9 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
     """The engine's verdict for a reference deal. ``stop`` (for timing only) returns after
     stage 0 json.loads, 1 header + declarations + every card read (canonical names) + hands
     read back, 2 exchanges, 3 plays, 4 settlement."""
-    rec = json.loads(text)
     if stop == 0:
-        return rec
-    # ---- the rules and the record's header
-    if not in_scope(rules, REF):
-        raise NotImplementedError("only the preset five-card options")
-    seats, dealer, pool, actions = read_header(rec, pool, 4, 7)
+        return json.loads(text)
+    rec, seats, dealer, pool, actions = read_record(text, rules, REF, pool, 4, 7)
     n = len(seats)
     turnup = rec.get("turnup")
     if turnup is None:
@@ -282,18 +327,8 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
         except (KeyError, TypeError):
             exchanges.append((p, _cards(out), _cards(listed)))
         j += 1
-    rest = actions[j:]
-    try:  # the common case: well-formed plays of canonically spelled cards
-        plays = [(a["player"], canon[a["card"]], a) for a in rest
-                 if a["action"] == "play" or _not_a_play(a)]
-    except (KeyError, TypeError):
-        plays = [_play_slow(a) for a in rest]
     played = {p: [] for p in seats}
-    try:
-        for p, c, _ in plays:
-            played[p].append(c)
-    except (KeyError, TypeError):
-        raise LeanError(f"player {p!r} is not a seat") from None
+    plays = read_plays(actions[j:], canon, _not_a_play, _card, played)
     # a card played twice needs no check of its own: hands (dealt, turn-up, draws) are checked
     # disjoint below and every play removes its card from the hand, so the second play of a
     # card fails "cannot hold" in the play
@@ -429,10 +464,7 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
                 win = p
             cards[p] = c
         if found is not None:
-            violations.append({"player": p, "rule": found[0], "trick": no, "card": c,
-                               "evidence": found[1], "penalty": "full-loo"})
-            if p not in offenders:
-                offenders.append(p)
+            offence(violations, offenders, p, found, no, c)
         hand.remove(c)
         pos += 1
         if pos == n:
@@ -440,18 +472,14 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
             won[win] += 1
             no += 1
             pos = 0
-            k = order.index(win)
-            turn = order[k:] + order[:k]
+            turn = turn_from(order, win)
     if no <= 5:
         raise LeanError(f"the record stops in trick {no} of 5 ({turn[pos]} to play)")
     if stop == 3:
         return won
 
     # ---- settlement: P = pool + the dealer's ante; a sweep takes P, else floor(P/5) a trick
-    ante = rules.ante[0]
-    antes = {dealer: ante} if ante else {}
-    big = pool + ante
-    full = rules.full_loo(big)
+    antes, big, full = open_books(rules, dealer, pool)
     loos = {}
     if full:
         for s in offenders:

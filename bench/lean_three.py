@@ -8,7 +8,7 @@ the fixed cost of a deal weighs more there; this probe asks the same question of
 NotImplementedError. Within that scope it does everything ``games.rules.replay`` does to reach
 its verdict:
 
-- the header, seat and pool checks (``lean_probe.read_header``);
+- the header, seat and pool checks (``lean_probe.read_record``);
 - a simple pool (the pool was empty: no miss, nobody declares, every player plays, trumps
   turned after the first trick and applied to it) or a double pool (the miss; stand, pass
   or take the miss in turn from eldest; only one miss-taker; the dealer's options by what the
@@ -30,6 +30,8 @@ anything out of turn, irregularities, flushes, given hands or miss, exchanges.
 usage (from the repository root):
     .venv/bin/python bench/lean_three.py              # check, then time the three-card deals
     .venv/bin/python bench/lean_three.py --repeat 5 --no-mutations --deals 9000
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/lean_three.py --deals 3000 --once lean   # (less --once none)
 
 The deals are the benchmark's mix (``stages.cached_items``: every 9th of 9 x --deals generated
 deals, the very texts ``bench/stages.py`` times), of which the ``three-card`` preset's are
@@ -52,20 +54,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
 from engine import Item
+from floor import floor_deal
 from lean_probe import (
     LeanError,
     _code,
     check_equal,
     check_mutants,
-    in_scope,
-    read_header,
+    offence,
+    open_books,
+    read_plays,
+    read_record,
     report,
     settle,
+    turn_from,
     verdict,
 )
 from stages import cached_items
 
-from games.rules import RuleSet
+from games.rules import RuleSet, replay
 from games.rules.cards import CODE, NAME, SUITS
 from games.rules.duties import DUTY_UPTO, TRUMP_KEY, Duties, card_tables
 
@@ -107,23 +113,21 @@ def _judge(rules: RuleSet, turnup: int | None, trump_mode: str) -> _Judge:
     return found
 
 
-def _not_a_play(a: Any, simple: bool) -> bool:
-    """After the declarations, only plays (raises for anything else)."""
+def _not_a_play(a: Any) -> bool:
+    """After the declarations of a double pool, only plays (raises for anything else)."""
     kind = a.get("action") if type(a) is dict else None
     if kind in ("flush", "irregularity", "exchange"):
         raise NotImplementedError(kind)
-    if kind == "stand" and simple:  # a stand the rules force, spelt out: the engine allows it
-        raise NotImplementedError("a declaration spelt out in a simple pool")
     if kind in _DECLARATIONS:
         raise LeanError(f"{kind}: declaring is over")
     raise LeanError(f"unknown action {kind!r}")
 
 
-def _play_slow(a: Any, simple: bool) -> tuple[Any, int, Any]:
-    """A play the fast path could not read: the card in any spelling, or the error."""
-    if type(a) is not dict or a.get("action") != "play":
-        _not_a_play(a, simple)
-    return a.get("player"), _code(a.get("card")), a
+def _not_a_play_simple(a: Any) -> bool:
+    """In a simple pool, only plays: a stand the rules force, spelt out, the engine allows."""
+    if type(a) is dict and a.get("action") == "stand":
+        raise NotImplementedError("a declaration spelt out in a simple pool")
+    return _not_a_play(a)
 
 
 def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
@@ -145,13 +149,9 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
     """The engine's verdict for a three-card deal. ``stop`` (for timing only) returns after
     stage 0 json.loads, 1 header + declarations + every card read + hands read back, 2 plays,
     3 settlement."""
-    rec = json.loads(text)
     if stop == 0:
-        return rec
-    # ---- the rules and the record's header
-    if not in_scope(rules, THREE):
-        raise NotImplementedError("only the preset three-card options")
-    seats, dealer, pool, actions = read_header(rec, pool, 2, 15)
+        return json.loads(text)
+    rec, seats, dealer, pool, actions = read_record(text, rules, THREE, pool, 2, 15)
     turnup = rec.get("turnup")
     if turnup is not None:
         turnup = CODE.get(turnup) if type(turnup) is str else None
@@ -214,21 +214,11 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
                 standers.append(p)
 
     # ---- read the plays; each stander's hand is what he plays (the miss-taker's, the miss)
-    rest = actions[j:]
-    code = CODE
-    try:  # the common case: well-formed plays of canonically spelled cards
-        plays = [(a["player"], code[a["card"]], a) for a in rest
-                 if a["action"] == "play" or _not_a_play(a, simple)]
-    except (KeyError, TypeError):
-        plays = [_play_slow(a, simple) for a in rest]
+    hands = {p: [] for p in standers}
+    plays = read_plays(actions[j:], CODE, _not_a_play_simple if simple else _not_a_play, _code,
+                       hands)
     if ended != "played" and plays:
         raise LeanError(f"play: the deal is over ({ended})")
-    hands = {p: [] for p in standers}
-    try:
-        for p, c, _ in plays:
-            hands[p].append(c)
-    except (KeyError, TypeError):
-        raise LeanError(f"{p!r} is not playing this deal") from None
     dealt = [c for p in standers for c in hands[p]]
     if ended == "played":
         for p in standers:
@@ -300,10 +290,7 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
                 win = p
             tcards.append((p, c))
         if found is not None:
-            violations.append({"player": p, "rule": found[0], "trick": no, "card": NAME[c],
-                               "evidence": found[1], "penalty": "full-loo"})
-            if p not in offenders:
-                offenders.append(p)
+            offence(violations, offenders, p, found, no, NAME[c])
         hand.remove(c)
         pos += 1
         if pos == m:
@@ -323,18 +310,14 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
             won[win] += 1
             no += 1
             pos = 0
-            k = standers.index(win)
-            turn = standers[k:] + standers[:k]
+            turn = turn_from(standers, win)
     if ended == "played" and no <= 3:
         raise LeanError(f"the record stops in trick {no} of 3 ({turn[pos]} to play)")
     if stop == 2:
         return won
 
     # ---- settlement: P = pool + the dealer's ante; three tricks take P, else floor(P/3) each
-    ante = rules.ante[0]
-    antes = {dealer: ante} if ante else {}
-    big = pool + ante
-    full = rules.full_loo(big)
+    antes, big, full = open_books(rules, dealer, pool)
     payouts = {}
     loos = {}
     if ended == "played":
@@ -430,6 +413,17 @@ def three_card_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
     return [i for i in same if i.preset == "three-card"], same
 
 
+#: ``--once`` lean0 .. lean3: lean up to the end of stage k (json.loads, ..., settlement)
+ONCE_STAGES = ("lean0", "lean1", "lean2", "lean3")
+_ONCE = {
+    "none": lambda it: None,
+    "floor": lambda it: floor_deal(it.text, *it.floor_flags),
+    "engine": lambda it: replay(json.loads(it.text), it.rules, pool=it.pool,
+                                first_of_series=it.first_of_series),
+    "lean": lambda it: lean_three(it.text, it.rules, it.pool, it.first_of_series),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -437,8 +431,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="mix deals (stages.cached_items); a ninth are three-card")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-mutations", action="store_true")
+    parser.add_argument("--once", choices=("none", "floor", "engine", "lean", *ONCE_STAGES),
+                        help="replay the timed deals once with this and exit (no checks), "
+                             "for counting instructions under valgrind")
     args = parser.parse_args(argv)
     timed, same = three_card_items(args.deals, args.seed)
+    if args.once:
+        items = [i for i in timed if not _declined(i)]
+        fn = _ONCE.get(args.once)
+        if fn is None:
+            stop = ONCE_STAGES.index(args.once)
+            for item in items:
+                lean_three(item.text, item.rules, item.pool, item.first_of_series, stop=stop)
+        else:
+            for item in items:
+                fn(item)
+        return 0
     handled = check_equal(same, lean_three, _defended)
     print(f"check: lean verdict == engine verdict for {len(handled):,} of {len(same):,} mix "
           f"deals under the three-card options (three-card and mississippi); the other "
