@@ -16,9 +16,10 @@ its verdict:
   miss-taker and a passing dealer: the pool is conceded);
 - every card read in any accepted spelling, the hands read back from the plays (three each,
   the miss-taker's being the miss; no card twice, nor the turn-up);
-- every play in turn and in hand; a card that simply follows suit and heads the trick (or
-  cannot, the trick being trumped) is judged inline, every other card, and every lead once
-  trumps are known, by the engine's own duty judges (``games.rules.duties.Duties``: lead a
+- every play in turn and in hand; a card that follows suit is cleared inline when it heads
+  the trick, when the trick is trumped, or when the hand holds no card that would head; every
+  other card, and every lead once trumps are known (but a plain lead from a hand without
+  trumps), is judged by the engine's own duty judges (``games.rules.duties.Duties``: lead a
   trump, lead the ace of trumps, head, follow suit, trump, overtrump), so "legal" keeps one
   definition;
 - trick winners, the settlement with its conservation check, and a verdict dict equal to the
