@@ -18,6 +18,8 @@ handles (all but the few that end in a flush), and a mutation pass (records with
 that lean and the engine agree: same verdict (violations and evidence included), both
 refuse, or lean declines (NotImplementedError: outside the workload it is written for).
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
+``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
+settlement, verdict, checks and timing.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import gc
 import json
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +41,7 @@ from stages import best_seconds, cached_items
 
 from games.rules import RecordError, RuleSet, replay
 from games.rules.cards import CODE, NAME, parse_card
-from games.rules.version import ENGINE_VERSION
+from games.rules.version import ENGINE_VERSION, RECORD_FORMAT
 
 
 class LeanError(ValueError):
@@ -63,15 +66,21 @@ _OUT_OF_SCOPE = frozenset({"hands", "miss", "stock", "result", "redeal", "final"
 _DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})  # the engine's, aliases too
 
 
-def _card(text: Any) -> str:
-    """Canonical name of a card in the record (the engine's CODE, then parse_card)."""
-    c = CANON.get(text) if type(text) is str else None
+def _code(text: Any) -> int:
+    """The engine's int for a card in the record (CODE, then parse_card)."""
+    c = CODE.get(text) if type(text) is str else None
     if c is None:
         try:
-            c = NAME[parse_card(text)]
+            c = parse_card(text)
         except ValueError:
             raise LeanError(f"{text!r} is not a card") from None
     return c
+
+
+def _card(text: Any) -> str:
+    """Canonical name of a card in the record."""
+    c = CANON.get(text) if type(text) is str else None
+    return NAME[_code(text)] if c is None else c
 
 
 def _cards(texts: Any) -> list[str]:
@@ -93,14 +102,35 @@ def _not_a_play(a: Any) -> bool:
     raise LeanError(f"unknown action {kind!r}")
 
 
-def _play_slow(a: Any) -> tuple[Any, str, Any]:
+def _play_slow(a: Any, not_a_play: Callable[[Any], bool], card_of: Callable[[Any], Any]
+               ) -> tuple[Any, Any, Any]:
     """A play the fast path could not read: the card in any spelling, or the error."""
     if type(a) is not dict or a.get("action") != "play":
-        _not_a_play(a)
+        not_a_play(a)
     c = a.get("card")
     if c is None:
         raise LeanError("play: the card is missing")
-    return a.get("player"), _card(c), a
+    return a.get("player"), card_of(c), a
+
+
+def read_plays(rest: list, table: dict, not_a_play: Callable[[Any], bool],
+               card_of: Callable[[Any], Any], holders: dict[str, list]
+               ) -> list[tuple[Any, Any, Any]]:
+    """The record's plays, once the declarations (and exchanges) are read: (player, card,
+    action) each, the card read by ``table`` (the usual spellings) or else ``card_of``;
+    ``not_a_play`` raises for any other action. Each card is added to its player's list in
+    ``holders`` (a player not there: LeanError)."""
+    try:  # the common case: well-formed plays of canonically spelled cards
+        plays = [(a["player"], table[a["card"]], a) for a in rest
+                 if a["action"] == "play" or not_a_play(a)]
+    except (KeyError, TypeError):
+        plays = [_play_slow(a, not_a_play, card_of) for a in rest]
+    try:
+        for p, c, _ in plays:
+            holders[p].append(c)
+    except (KeyError, TypeError):
+        raise LeanError(f"player {p!r} does not play this deal") from None
+    return plays
 
 
 def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
@@ -116,25 +146,54 @@ def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
     raise LeanError(f"the declarations are not over ({due} to declare)")
 
 
-def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
-                stop: int = 9) -> dict:
-    """The engine's verdict for a reference deal. ``stop`` (for timing only) returns after
-    stage 0 json.loads, 1 header + declarations + every card read (canonical names) + hands
-    read back, 2 exchanges, 3 plays, 4 settlement."""
+_SEATED: set[tuple] = set()  # tables whose seats are checked (low, high, the seats)
+_IN_SCOPE: dict[int, RuleSet] = {}  # rule sets found equal to a probe's (kept: ids stay theirs)
+
+
+def in_scope(rules: RuleSet, options: RuleSet) -> bool:
+    """Whether ``rules`` are the probe's ``options``: a set of equal rules may be another
+    object (a verdict's options read back), and comparing all the fields costs a
+    microsecond, so each object is compared once."""
+    if rules is options or _IN_SCOPE.get(id(rules)) is rules:
+        return True
+    if rules != options:
+        return False
+    if len(_IN_SCOPE) < 256:
+        _IN_SCOPE[id(rules)] = rules
+    return True
+
+
+def read_record(text: str, rules: RuleSet, options: RuleSet, pool: int | None, low: int,
+                high: int) -> tuple[dict, list[str], str, int, list]:
+    """The record and its header as ``replay`` checks them: (record, seats, dealer, pool,
+    actions), under a probe's ``options`` for ``low`` to ``high`` players; what is outside
+    the probe's scope (other rules, given hands, a result, a redeal ...) is declined."""
+    if not in_scope(rules, options):
+        raise NotImplementedError("only a probe's own preset options")
     rec = json.loads(text)
-    if stop == 0:
-        return rec
     if type(rec) is not dict:
         raise LeanError("record: a deal record is a JSON object")
-    # ---- the rules and the record's header
-    if rules is not REF and rules != REF:
-        raise NotImplementedError("only the preset five-card options")
     seats = rec.get("seats")
     if type(seats) is not list or not seats:
         raise LeanError("seats: a list of players is required")
-    n = len(seats)
-    if not 4 <= n <= 7 or len(set(seats)) != n or not all(type(s) is str and s for s in seats):
-        raise LeanError("seats: five-card Loo seats 4 to 7 players with distinct names")
+    try:
+        table: tuple | None = (low, high, *seats)
+        known = table in _SEATED
+    except TypeError:
+        table, known = None, False
+    if not known:  # as ``replay``, each table is checked once
+        n = len(seats)
+        if not low <= n <= high or len(set(seats)) != n or not all(type(s) is str and s
+                                                                    for s in seats):
+            raise LeanError(f"seats: {low} to {high} players with distinct names")
+        if table is not None and len(_SEATED) < 1024:
+            _SEATED.add(table)
+    fmt = rec.get("format")
+    if fmt is not None and fmt != RECORD_FORMAT:
+        raise LeanError(f"format: {fmt!r} is not {RECORD_FORMAT}")
+    number = rec.get("number", 1)
+    if type(number) is not int or number < 1:
+        raise LeanError(f"number: {number!r} is not a deal number")
     dealer = rec.get("dealer")
     if type(dealer) is not str or dealer not in seats:
         raise LeanError(f"dealer: {dealer!r} is not a seat")
@@ -150,14 +209,91 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
         pool = 0
     if not _OUT_OF_SCOPE.isdisjoint(rec):
         raise NotImplementedError("given hands, miss, stock, result, redeal, final, sits_out")
+    actions = rec.get("actions", [])
+    if type(actions) is not list:
+        raise LeanError("actions: must be a list")
+    return rec, seats, dealer, pool, actions
+
+
+def offence(violations: list, offenders: list, player: str, found: tuple[str, str], trick: int,
+            card: str) -> None:
+    """A play's offence, as ``Deal._offence`` books it: a violation, and its player looed once
+    (a full loo)."""
+    violations.append({"player": player, "rule": found[0], "trick": trick, "card": card,
+                       "evidence": found[1], "penalty": "full-loo"})
+    if player not in offenders:
+        offenders.append(player)
+
+
+def turn_from(order: list[str], leader: str) -> list[str]:
+    """The order of play of a trick led by ``leader``."""
+    k = order.index(leader)
+    return order[k:] + order[:k]
+
+
+def open_books(rules: RuleSet, dealer: str, pool: int) -> tuple[dict, int, int]:
+    """(antes, P, the full loo): the dealer's ante makes P, the pool played for."""
+    ante = rules.ante[0]
+    big = pool + ante
+    return ({dealer: ante} if ante else {}), big, rules.full_loo(big)
+
+
+def settle(seats: list[str], pool: int, big: int, antes: dict, payouts: dict, loos: dict
+           ) -> dict:
+    """The verdict's settlement block from the deal's books, checked for conservation as
+    ``Books.settlement`` does (no penalties or transfers: no probe handles them)."""
+    pool_after = big
+    deltas = dict.fromkeys(seats, 0)
+    for s, units in payouts.items():
+        deltas[s] += units
+        pool_after -= units
+    for s, units in antes.items():
+        deltas[s] -= units
+    for s, units in loos.items():
+        deltas[s] -= units
+        pool_after += units
+    if sum(deltas.values()) + pool_after - pool != 0 or pool_after < 0:
+        raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
+    return {"pool_before": pool, "antes": antes, "pool": big, "payouts": payouts,
+            "loo_payments": loos, "penalties": {}, "pool_after": pool_after, "deltas": deltas}
+
+
+def verdict(rules: RuleSet, pool_kind: str | None, trump: str | None, seats: list[str],
+            d: int, standers: list[str], tricks: list, won: dict, violations: list,
+            settlement: dict, ended: str) -> dict:
+    """The verdict dict, field for field as ``games.rules.verdict`` builds it (``d``: the
+    dealer's seat index; the next deal is the next seat's, never the first of a series)."""
+    return {
+        "status": "irregular" if violations else "valid",
+        "pool_kind": pool_kind,
+        "trumps": trump,
+        "dealer": seats[d],
+        "standers": standers,
+        "tricks": tricks,
+        "tricks_won": won,
+        "violations": violations,
+        "settlement": settlement,
+        "ended": ended,
+        "next": {"dealer": seats[(d + 1) % len(seats)], "pool": settlement["pool_after"],
+                 "first_of_series": False},
+        "engine": {"version": ENGINE_VERSION, "rules": rules.to_options()},
+    }
+
+
+def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
+                stop: int = 9) -> dict:
+    """The engine's verdict for a reference deal. ``stop`` (for timing only) returns after
+    stage 0 json.loads, 1 header + declarations + every card read (canonical names) + hands
+    read back, 2 exchanges, 3 plays, 4 settlement."""
+    if stop == 0:
+        return json.loads(text)
+    rec, seats, dealer, pool, actions = read_record(text, rules, REF, pool, 4, 7)
+    n = len(seats)
     turnup = rec.get("turnup")
     if turnup is None:
         raise LeanError("turnup: the turn-up card is needed to know trumps")
     turnup = CANON.get(turnup) or _card(turnup)
     trump = turnup[1]
-    actions = rec.get("actions", [])
-    if type(actions) is not list:
-        raise LeanError("actions: must be a list")
     d = seats.index(dealer)
     order = seats[d + 1:] + seats[:d + 1]  # eldest .. dealer
 
@@ -191,18 +327,8 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
         except (KeyError, TypeError):
             exchanges.append((p, _cards(out), _cards(listed)))
         j += 1
-    rest = actions[j:]
-    try:  # the common case: well-formed plays of canonically spelled cards
-        plays = [(a["player"], canon[a["card"]], a) for a in rest
-                 if a["action"] == "play" or _not_a_play(a)]
-    except (KeyError, TypeError):
-        plays = [_play_slow(a) for a in rest]
     played = {p: [] for p in seats}
-    try:
-        for p, c, _ in plays:
-            played[p].append(c)
-    except (KeyError, TypeError):
-        raise LeanError(f"player {p!r} is not a seat") from None
+    plays = read_plays(actions[j:], canon, _not_a_play, _card, played)
     # a card played twice needs no check of its own: hands (dealt, turn-up, draws) are checked
     # disjoint below and every play removes its card from the hand, so the second play of a
     # card fails "cannot hold" in the play
@@ -338,10 +464,7 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
                 win = p
             cards[p] = c
         if found is not None:
-            violations.append({"player": p, "rule": found[0], "trick": no, "card": c,
-                               "evidence": found[1], "penalty": "full-loo"})
-            if p not in offenders:
-                offenders.append(p)
+            offence(violations, offenders, p, found, no, c)
         hand.remove(c)
         pos += 1
         if pos == n:
@@ -349,18 +472,14 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
             won[win] += 1
             no += 1
             pos = 0
-            k = order.index(win)
-            turn = order[k:] + order[:k]
+            turn = turn_from(order, win)
     if no <= 5:
         raise LeanError(f"the record stops in trick {no} of 5 ({turn[pos]} to play)")
     if stop == 3:
         return won
 
     # ---- settlement: P = pool + the dealer's ante; a sweep takes P, else floor(P/5) a trick
-    ante = rules.ante[0]
-    antes = {dealer: ante} if ante else {}
-    big = pool + ante
-    full = rules.full_loo(big)
+    antes, big, full = open_books(rules, dealer, pool)
     loos = {}
     if full:
         for s in offenders:
@@ -379,39 +498,14 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
         for s in order:
             if not won[s] and s not in offenders:
                 loos[s] = loos.get(s, 0) + full
-    pool_after = big
-    deltas = dict.fromkeys(seats, 0)
-    for s, units in payouts.items():
-        deltas[s] += units
-        pool_after -= units
-    for s, units in antes.items():
-        deltas[s] -= units
-    for s, units in loos.items():
-        deltas[s] -= units
-        pool_after += units
-    if sum(deltas.values()) + pool_after - pool != 0 or pool_after < 0:
-        raise AssertionError(f"settlement does not conserve chips: {deltas}, {pool_after}")
+    settlement = settle(seats, pool, big, antes, payouts, loos)
     if stop == 4:
-        return deltas
+        return settlement["deltas"]
 
     # ---- the verdict
-    return {
-        "status": "irregular" if violations else "valid",
-        "pool_kind": None,
-        "trumps": trump,
-        "dealer": dealer,
-        "standers": order,
-        "tricks": [{"number": t[0], "leader": t[1], "cards": t[2], "winner": t[3]}
-                   for t in tricks],
-        "tricks_won": won,
-        "violations": violations,
-        "settlement": {"pool_before": pool, "antes": antes, "pool": big, "payouts": payouts,
-                       "loo_payments": loos, "penalties": {}, "pool_after": pool_after,
-                       "deltas": deltas},
-        "ended": "played",
-        "next": {"dealer": seats[(d + 1) % n], "pool": pool_after, "first_of_series": False},
-        "engine": {"version": ENGINE_VERSION, "rules": rules.to_options()},
-    }
+    return verdict(rules, None, trump, seats, d, order,
+                   [{"number": t[0], "leader": t[1], "cards": t[2], "winner": t[3]}
+                    for t in tricks], won, violations, settlement, "played")
 
 
 # ------------------------------------------------------------------ checking (never timed)
@@ -420,17 +514,26 @@ def engine_verdict(item: Item, text: str | None = None) -> dict:
                   first_of_series=item.first_of_series)
 
 
-def check_equal(items: list[Item]) -> list[Item]:
-    """Assert lean == engine on every deal lean handles; it may decline only the deals that
-    end in a flush (the brief allows it: 5 of the 1,000). Returns the deals it handles."""
+def _ends_in_flush(item: Item, theirs: dict) -> bool:
+    return theirs["ended"] == "flush" and any(
+        a["action"] == "flush" for a in json.loads(item.text)["actions"])
+
+
+Lean = Callable[..., dict]
+
+
+def check_equal(items: list[Item], lean: Lean = lean_replay,
+                may_decline: Callable[[Item, dict], bool] = _ends_in_flush) -> list[Item]:
+    """Assert lean == engine on every deal lean handles; it may decline only the deals
+    ``may_decline`` allows (the reference probe: those that end in a flush, 5 of the 1,000).
+    Returns the deals it handles."""
     handled = []
     for k, item in enumerate(items):
         theirs = engine_verdict(item)
         try:
-            mine = lean_replay(item.text, item.rules, item.pool, item.first_of_series)
+            mine = lean(item.text, item.rules, item.pool, item.first_of_series)
         except NotImplementedError:
-            assert theirs["ended"] == "flush", (k, theirs)
-            assert any(a["action"] == "flush" for a in json.loads(item.text)["actions"]), k
+            assert may_decline(item, theirs), (k, theirs)
             continue
         handled.append(item)
         assert mine == theirs, (k, mine, theirs)
@@ -480,17 +583,22 @@ def _mutants(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
     return out
 
 
-def check_mutants(items: list[Item], per_kind: dict) -> None:
+def check_mutants(items: list[Item], per_kind: dict, lean: Lean = lean_replay,
+                  mutants: Callable[[dict, random.Random], list[tuple[str, dict]]] = _mutants
+                  ) -> None:
+    """Lean and the engine agree on every mutant of each deal (``per_kind`` counts how)."""
     rng = random.Random(7)
     for item in items:
-        for kind, m in _mutants(json.loads(item.text), rng):
+        for kind, m in mutants(json.loads(item.text), rng):
             text = json.dumps(m)
+            # a record whose pool is edited is replayed as such, without the ledger's pool
+            pool = item.pool if m.get("pool") == item.pool else None
             try:
-                theirs = engine_verdict(item, text)
+                theirs = replay(m, item.rules, pool=pool, first_of_series=item.first_of_series)
             except RecordError:
                 theirs = None
             try:
-                mine = lean_replay(text, item.rules, item.pool, item.first_of_series)
+                mine = lean(text, item.rules, pool, item.first_of_series)
             except NotImplementedError:
                 outcome = "lean declines"
             except (LeanError, KeyError, TypeError, IndexError, ValueError):
@@ -522,43 +630,53 @@ def main(argv: list[str] | None = None) -> int:
         print("mutants of 300 deals (lean vs engine agree on each):")
         for kind, outcomes in per_kind.items():
             print(f"  {kind:<10}" + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items())))
+    report("reference", ref, lean_replay, ["json.loads", "header, declarations, hands",
+                                            "exchanges", "plays (duties, winners)",
+                                            "settlement", "verdict dict"], args.repeat)
+    return 0
+
+
+def report(title: str, items: list[Item], lean: Lean, labels: list[str], repeat: int) -> dict:
+    """Time the floor, the engine and ``lean`` (whole, and up to each of its ``labels``
+    stages: ``lean(..., stop=k)``) over ``items``; print µs per deal and the ratios to the
+    floor; return the best CPU seconds of each."""
     gc.collect()
     gc.freeze()
-    n = len(ref)
+    n = len(items)
     runs = [
         ("floor", lambda it: floor_deal(it.text, *it.floor_flags)),
         ("engine", lambda it: replay(json.loads(it.text), it.rules, pool=it.pool,
                                      first_of_series=it.first_of_series)),
-        ("lean", lambda it: lean_replay(it.text, it.rules, it.pool, it.first_of_series)),
+        ("lean", lambda it: lean(it.text, it.rules, it.pool, it.first_of_series)),
     ]
-    stages = [(f"lean to stage {k}", lambda it, k=k: lean_replay(
-        it.text, it.rules, it.pool, it.first_of_series, stop=k)) for k in range(5)]
+    last = len(labels) - 1  # the last stage is the whole of lean
+    stages = [(f"lean to stage {k}", lambda it, k=k: lean(
+        it.text, it.rules, it.pool, it.first_of_series, stop=k)) for k in range(last)]
     # round-robin: every repetition times each variant once, so a slow spell of a noisy
-    # machine does not fall on one variant; best of --repeat per variant
+    # machine does not fall on one variant; best of ``repeat`` per variant
     got = {name: float("inf") for name, _ in runs + stages}
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         for name, fn in runs + stages:
-            got[name] = min(got[name], best_seconds(fn, ref, 1))
+            got[name] = min(got[name], best_seconds(fn, items, 1))
     floor = got["floor"]
-    print(f"reference: {n:,} deals, CPU, best of {args.repeat}")
+    print(f"{title}: {n:,} deals, CPU, best of {repeat}")
     for name in ("floor", "engine", "lean"):
         t = got[name]
         print(f"  {name:<8}{t / n * 1e6:7.1f} µs/deal {n / t:9,.0f} deals/s"
               f"   x floor {floor / t:.2f}")
     print("  lean, cumulative by stage (µs/deal; stage cost):")
-    labels = ["json.loads", "header, declarations, hands", "exchanges",
-              "plays (duties, winners)", "settlement", "verdict dict"]
     previous = 0.0
     for k, label in enumerate(labels):
-        t = got[f"lean to stage {k}"] if k < 5 else got["lean"]
+        t = got[f"lean to stage {k}"] if k < last else got["lean"]
         print(f"    {k} {label:<26}{t / n * 1e6:7.1f}  (+{(t - previous) / n * 1e6:5.1f})")
         previous = t
-    print(f"  lean without the verdict dict: {got['lean to stage 4'] / n * 1e6:.1f} µs/deal, "
-          f"x floor {floor / got['lean to stage 4']:.2f}; without settlement + verdict: "
-          f"x floor {floor / got['lean to stage 3']:.2f}; json.loads alone: "
+    before_verdict, before_settling = got[f"lean to stage {last - 1}"], \
+        got[f"lean to stage {last - 2}"]
+    print(f"  lean without the verdict dict: {before_verdict / n * 1e6:.1f} µs/deal, "
+          f"x floor {floor / before_verdict:.2f}; without settlement + verdict: "
+          f"x floor {floor / before_settling:.2f}; json.loads alone: "
           f"x floor {floor / got['lean to stage 0']:.2f}")
-    return 0
-
+    return got
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,0 +1,484 @@
+"""Probe: a lean replay of three-card Loo deals, the commonest kind in the benchmark's mix.
+
+``bench/lean_probe.py`` asked how fast a lean pure-Python replay doing the engine's whole job
+can be on the reference workload (five-card, everybody stands). The mix's deals are short, so
+the fixed cost of a deal weighs more there; this probe asks the same question of the mix's
+``three-card`` deals. ``lean_three`` is specialised to the preset three-card options (which
+``mississippi`` shares); anything outside them, or outside the common cases below, raises
+NotImplementedError. Within that scope it does everything ``games.rules.replay`` does to reach
+its verdict:
+
+- the header, seat and pool checks (``lean_probe.read_record``);
+- a simple pool (the pool was empty: no miss, nobody declares, every player plays, trumps
+  turned after the first trick and applied to it) or a double pool (the miss; stand, pass
+  or take the miss in turn from eldest; only one miss-taker; the dealer's options by what the
+  others declared; everyone before the dealer passing: the dealer takes the pool; a lone
+  miss-taker and a passing dealer: the pool is conceded);
+- every card read in any accepted spelling, the hands read back from the plays (three each,
+  the miss-taker's being the miss; no card twice, nor the turn-up);
+- every play in turn and in hand; a card that follows suit is cleared inline when it heads
+  the trick, when the trick is trumped, or when the hand holds no card that would head; every
+  other card, and every lead once trumps are known (but a plain lead from a hand without
+  trumps), is judged by the engine's own duty judges (``games.rules.duties.Duties``: lead a
+  trump, lead the ace of trumps, head, follow suit, trump, overtrump), so "legal" keeps one
+  definition;
+- trick winners, the settlement with its conservation check, and a verdict dict equal to the
+  engine's.
+
+Not handled (declined): a defended pool (the dealer plays the miss against a lone stander),
+anything out of turn, irregularities, flushes, given hands or miss, exchanges.
+
+usage (from the repository root):
+    .venv/bin/python bench/lean_three.py              # check, then time the three-card deals
+    .venv/bin/python bench/lean_three.py --repeat 5 --no-mutations --deals 9000
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python bench/lean_three.py --deals 3000 --once lean   # (less --once none)
+
+The deals are the benchmark's mix (``stages.cached_items``: every 9th of 9 x --deals generated
+deals, the very texts ``bench/stages.py`` times), of which the ``three-card`` preset's are
+timed. Before timing, every three-card and mississippi deal of the mix is checked (lean
+verdict == engine verdict, field for field, or lean declines a defended pool), and edited
+copies of them (cards swapped, a card played twice, actions dropped or swapped, declarations
+changed, the pool emptied or filled, the turn-up played) are checked to get the same verdict
+from both, be refused by both, or be declined by lean.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+
+from engine import Item
+from floor import floor_deal
+from lean_probe import (
+    LeanError,
+    _code,
+    check_equal,
+    check_mutants,
+    offence,
+    open_books,
+    read_plays,
+    read_record,
+    report,
+    settle,
+    turn_from,
+    verdict,
+)
+from stages import cached_items
+
+from games.rules import RuleSet, replay
+from games.rules.cards import CODE, NAME, SUITS
+from games.rules.duties import DUTY_UPTO, TRUMP_KEY, Duties, card_tables
+
+THREE = RuleSet.from_options({"preset": "three-card"})
+_DECLARATIONS = {"stand": "stand", "pass": "pass", "take-miss": "take-miss", "defend": "defend",
+                 "fold": "pass"}  # the engine's, and its alias
+
+
+class _Judge(Duties):
+    """The state the engine's duty judges read, filled in from the lean loop's locals just
+    before a judge is called (cards as the engine's ints, seats as names)."""
+
+    __slots__ = ("_ace_first", "_best", "_civil", "_civil_called", "_duty_upto", "_es",
+                 "_head", "_key", "_lead_card", "_lead_extra", "_led", "_pam", "_pam_led",
+                 "_special", "_tcards", "_trick_no", "_trump", "_trump_mode", "rules",
+                 "turnup")
+
+    def __init__(self, rules: RuleSet, turnup: int | None, trump_mode: str):
+        self.rules = rules
+        self.turnup = turnup
+        self._trump_mode = trump_mode
+        self._pam = -1  # no Pam at three-card Loo
+        self._head = rules.must_head
+        self._ace_first = rules.trump_ace_first_trick
+        self._duty_upto = DUTY_UPTO[rules.lead_trump]
+        self._lead_extra = rules.lead_trump_ace or rules.lead_highest_trump
+        self._special = self._pam_led = self._civil = self._civil_called = False
+
+
+_JUDGES: dict[tuple[int | None, str], _Judge] = {}
+
+
+def _judge(rules: RuleSet, turnup: int | None, trump_mode: str) -> _Judge:
+    """The judge of a deal under these (in-scope, so equal) rules, turn-up and trump mode:
+    made once; each deal sets what it reads of a trick before calling it."""
+    found = _JUDGES.get((turnup, trump_mode))
+    if found is None:
+        found = _JUDGES[(turnup, trump_mode)] = _Judge(rules, turnup, trump_mode)
+    return found
+
+
+def _not_a_play(a: Any) -> bool:
+    """After the declarations of a double pool, only plays (raises for anything else)."""
+    kind = a.get("action") if type(a) is dict else None
+    if kind in ("flush", "irregularity", "exchange"):
+        raise NotImplementedError(kind)
+    if kind in _DECLARATIONS:
+        raise LeanError(f"{kind}: declaring is over")
+    raise LeanError(f"unknown action {kind!r}")
+
+
+def _not_a_play_simple(a: Any) -> bool:
+    """In a simple pool, only plays: a stand the rules force, spelt out, the engine allows."""
+    if type(a) is dict and a.get("action") == "stand":
+        raise NotImplementedError("a declaration spelt out in a simple pool")
+    return _not_a_play(a)
+
+
+def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
+    """An action that is not ``due``'s declaration, while the declarations are open."""
+    kind = a.get("action") if type(a) is dict else None
+    if kind in _DECLARATIONS:
+        if a.get("player") not in seats:
+            raise LeanError(f"player {a.get('player')!r} is not a seat")
+        raise NotImplementedError("a declaration out of turn (a single-loo offence)")
+    if kind in ("flush", "irregularity", "exchange"):
+        raise NotImplementedError(kind)
+    if kind == "play":
+        raise LeanError(f"a play before the declarations are over ({due} to declare)")
+    raise LeanError(f"unknown action {kind!r}")
+
+
+def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
+               stop: int = 9) -> Any:
+    """The engine's verdict for a three-card deal. ``stop`` (for timing only) returns after
+    stage 0 json.loads, 1 header + declarations + every card read + hands read back, 2 plays,
+    3 settlement."""
+    if stop == 0:
+        return json.loads(text)
+    rec, seats, dealer, pool, actions = read_record(text, rules, THREE, pool, 2, 15)
+    turnup = rec.get("turnup")
+    if turnup is not None:
+        turnup = CODE.get(turnup) if type(turnup) is str else None
+        if turnup is None:
+            turnup = _code(rec["turnup"])
+    d = seats.index(dealer)
+    order = seats[d + 1:] + seats[:d + 1]  # eldest .. dealer
+    simple = pool == 0  # pools "simple-and-double", simple_pool "standard"
+
+    # ---- declarations (a double pool): stand, pass or take the miss, in turn from eldest
+    ended = "played"
+    if simple:
+        standers = order  # nobody declares: every player plays
+        j = 0
+    else:
+        standers = []
+        stood = 0  # stood on their own cards
+        taker = None
+        j = 0
+        n_actions = len(actions)
+        for p in order:
+            if p == dealer and not standers:
+                ended = "dealer-takes"  # everyone before the dealer passed
+                break
+            if j >= n_actions:
+                raise LeanError(f"the record stops during the declarations ({p} to declare)")
+            a = actions[j]
+            kind = _DECLARATIONS.get(a.get("action")) if type(a) is dict else None
+            if kind is None or a.get("player") != p:
+                _declaration_problem(a, p, seats)
+            j += 1
+            if p != dealer:
+                if kind == "stand":
+                    standers.append(p)
+                    stood += 1
+                elif kind == "take-miss":
+                    if taker is not None:
+                        raise LeanError(f"{p}: {taker} has already taken the miss")
+                    taker = p
+                    standers.append(p)
+                elif kind == "defend":
+                    raise LeanError(f"{p}: only a dealer may defend")
+                continue
+            # the dealer: what he may declare depends on the others
+            if stood == 1 and taker is None:  # a lone stander on his own cards
+                if kind == "pass":
+                    raise LeanError("the dealer may not pass against a lone stander")
+                if kind == "defend":
+                    raise NotImplementedError("a defended pool")
+            elif kind == "defend":
+                raise LeanError("only a dealer facing one player who stood may defend")
+            elif kind == "take-miss" and taker is not None:
+                raise LeanError(f"{taker} has already taken the miss")
+            if kind == "pass":
+                if len(standers) == 1:
+                    ended = "conceded"  # to the lone miss-taker
+            else:
+                if kind == "take-miss":
+                    taker = p
+                standers.append(p)
+
+    # ---- read the plays; each stander's hand is what he plays (the miss-taker's, the miss)
+    hands = {p: [] for p in standers}
+    plays = read_plays(actions[j:], CODE, _not_a_play_simple if simple else _not_a_play, _code,
+                       hands)
+    if ended != "played" and plays:
+        raise LeanError(f"play: the deal is over ({ended})")
+    dealt = [c for p in standers for c in hands[p]]
+    if ended == "played":
+        for p in standers:
+            if len(hands[p]) != 3:
+                raise LeanError(f"{p} plays {len(hands[p])} cards, not 3")
+    if turnup is not None:
+        dealt.append(turnup)
+    if len(set(dealt)) != len(dealt):
+        raise LeanError("a card is dealt twice (or is the turn-up)")
+    if stop == 1:
+        return hands
+
+    # ---- the play: eldest stander leads, each trick's winner leads the next
+    if simple:
+        trump = None  # turned after the first trick
+        judge = _judge(rules, turnup, "after-first-trick")
+    else:
+        trump = None if turnup is None else turnup // 13
+        judge = _judge(rules, turnup, "at-deal")
+        if trump is None and plays:
+            raise LeanError("turnup: the turn-up card is needed to know trumps")
+    es, key = card_tables(trump, -1)
+    violations = []
+    offenders = []
+    won = dict.fromkeys(standers, 0)
+    tricks = []
+    m = len(standers)
+    no = 1
+    turn = standers
+    pos = 0
+    tcards = []
+    for p, c, a in plays:
+        if no > 3:
+            raise LeanError("play: the deal is already over")
+        hand = hands[p]
+        if p != turn[pos]:
+            if pos and any(q == p for q, _ in tcards):
+                raise LeanError(f"{p} plays twice to trick {no}")
+            raise NotImplementedError("a play out of turn (an offence)")
+        if c not in hand:
+            raise LeanError(f"{p} cannot hold {NAME[c]}")
+        found = None
+        if pos == 0:
+            tcards = [(p, c)]
+            lead = c
+            led = es[c]
+            best = key[c]
+            win = p
+            # what the judges read of this trick
+            judge._es, judge._key, judge._trump, judge._trick_no = es, key, trump, no
+            judge._led, judge._lead_card, judge._tcards = led, lead, tcards
+            # a lead: a trump if able, the ace (the king, the ace turned up) if held
+            if trump is not None and (led == trump or trump in map(es.__getitem__, hand)):
+                found = judge._judge_lead_card(c, hand)
+        else:
+            ce = es[c]
+            kc = key[c]
+            if ce != led:  # does not follow suit: revoke, trump, overtrump are the judge's
+                judge._best = best
+                found = judge._judge_follow(p, c, hand)
+            elif kc < best and (best < TRUMP_KEY or led == trump):
+                for x in hand:  # follows without heading: only a card that could head...
+                    if es[x] == led and key[x] > best:
+                        judge._best = best  # ... makes it a case for the judge
+                        found = judge._judge_follow(p, c, hand)
+                        break
+            if (ce == led or ce == trump) and kc > best:
+                best = kc
+                win = p
+            tcards.append((p, c))
+        if found is not None:
+            offence(violations, offenders, p, found, no, NAME[c])
+        hand.remove(c)
+        pos += 1
+        if pos == m:
+            if trump is None:  # a simple pool: the turn-up makes trumps, for trick 1 too
+                if turnup is None:
+                    raise LeanError("turnup: the card turned after the first trick is needed")
+                trump = turnup // 13
+                es, key = card_tables(trump, -1)
+                led = es[lead]
+                best = -1
+                for q, x in tcards:
+                    k = key[x] if (es[x] == led or es[x] == trump) else 0
+                    if k > best:
+                        win, best = q, k
+            tricks.append({"number": no, "leader": turn[0],
+                           "cards": {q: NAME[x] for q, x in tcards}, "winner": win})
+            won[win] += 1
+            no += 1
+            pos = 0
+            turn = turn_from(standers, win)
+    if ended == "played" and no <= 3:
+        raise LeanError(f"the record stops in trick {no} of 3 ({turn[pos]} to play)")
+    if stop == 2:
+        return won
+
+    # ---- settlement: P = pool + the dealer's ante; three tricks take P, else floor(P/3) each
+    antes, big, full = open_books(rules, dealer, pool)
+    payouts = {}
+    loos = {}
+    if ended == "played":
+        winners = [t["winner"] for t in tricks]
+        if winners.count(winners[0]) == 3:
+            takes = [(winners[0], big)]
+        else:
+            share = big // 3  # remainder "carry"
+            takes = [(w, share) for w in winners]
+        if full:
+            for s in offenders:
+                loos[s] = full
+            for s in standers:
+                if not won[s] and s not in offenders:
+                    loos[s] = full
+    else:  # the dealer takes the pool, or the lone miss-taker is conceded it
+        takes = [(dealer if ended == "dealer-takes" else standers[0], big)]
+    for s, units in takes:
+        if units and s not in offenders:
+            payouts[s] = payouts.get(s, 0) + units
+    settlement = settle(seats, pool, big, antes, payouts, loos)
+    if stop == 3:
+        return settlement
+
+    # ---- the verdict
+    return verdict(rules, "simple" if simple else "double",
+                   None if trump is None else SUITS[trump], seats, d, standers, tricks, won,
+                   violations, settlement, ended)
+
+
+# ------------------------------------------------------------------ checking (never timed)
+def _defended(item: Item, theirs: dict) -> bool:
+    """The one kind of generated deal lean declines: a defended pool."""
+    return "defender" in theirs
+
+
+def _mutants(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
+    """Corrupted copies of a legal three-card record (what a careless scorer might write)."""
+    out = []
+    acts = rec["actions"]
+
+    def copy() -> dict:
+        return json.loads(json.dumps(rec))
+
+    plays = [i for i, a in enumerate(acts) if a["action"] == "play"]
+    decls = [i for i, a in enumerate(acts) if a["action"] != "play"]
+    by_player: dict[str, list[int]] = {}
+    for i in plays:
+        by_player.setdefault(acts[i]["player"], []).append(i)
+    for _ in range(3 if plays else 0):  # a player's cards swapped: revokes, other winners
+        p = rng.choice(sorted(by_player))
+        i, k = rng.sample(by_player[p], 2)
+        m = copy()
+        m["actions"][i]["card"], m["actions"][k]["card"] = acts[k]["card"], acts[i]["card"]
+        out.append(("swap", m))
+    if len(plays) > 4:  # a card played by two players
+        m = copy()
+        m["actions"][plays[4]]["card"] = acts[plays[1]]["card"]
+        out.append(("twice", m))
+    if acts:
+        m = copy()  # an action dropped
+        del m["actions"][rng.randrange(len(acts))]
+        out.append(("dropped", m))
+    if len(acts) > 1:
+        m = copy()  # two adjacent actions swapped (out of turn)
+        i = rng.randrange(len(acts) - 1)
+        m["actions"][i], m["actions"][i + 1] = m["actions"][i + 1], m["actions"][i]
+        out.append(("adjacent", m))
+    for i in decls:  # each declaration made another (a dealer passing against a lone stander...)
+        m = copy()
+        m["actions"][i]["action"] = rng.choice([k for k in ("stand", "pass", "take-miss",
+                                                            "defend", "fold")
+                                                if k != acts[i]["action"]])
+        out.append(("declared", m))
+    m = copy()  # a simple pool scored as a double one, and the other way round
+    m["pool"] = 0 if rec["pool"] else 6
+    out.append(("pool", m))
+    if plays:
+        m = copy()  # the turn-up is a card somebody plays
+        m["turnup"] = acts[rng.choice(plays)]["card"]
+        out.append(("turnup", m))
+        m = copy()  # a card spelled another way
+        m["actions"][plays[0]]["card"] = acts[plays[0]]["card"].lower()
+        out.append(("spelling", m))
+    return out
+
+
+def three_card_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
+    """The mix's three-card deals (timed) and all the deals played under the very same
+    options (three-card and mississippi: checked)."""
+    mix, _reference = cached_items(deals, seed)
+    same = [i for i in mix if i.rules == THREE]
+    return [i for i in same if i.preset == "three-card"], same
+
+
+#: ``--once`` lean0 .. lean3: lean up to the end of stage k (json.loads, ..., settlement)
+ONCE_STAGES = ("lean0", "lean1", "lean2", "lean3")
+_ONCE = {
+    "none": lambda it: None,
+    "floor": lambda it: floor_deal(it.text, *it.floor_flags),
+    "engine": lambda it: replay(json.loads(it.text), it.rules, pool=it.pool,
+                                first_of_series=it.first_of_series),
+    "lean": lambda it: lean_three(it.text, it.rules, it.pool, it.first_of_series),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--deals", type=int, default=9000,
+                        help="mix deals (stages.cached_items); a ninth are three-card")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--no-mutations", action="store_true")
+    parser.add_argument("--once", choices=("none", "floor", "engine", "lean", *ONCE_STAGES),
+                        help="replay the timed deals once with this and exit (no checks), "
+                             "for counting instructions under valgrind")
+    args = parser.parse_args(argv)
+    timed, same = three_card_items(args.deals, args.seed)
+    if args.once:
+        items = [i for i in timed if not _declined(i)]
+        fn = _ONCE.get(args.once)
+        if fn is None:
+            stop = ONCE_STAGES.index(args.once)
+            for item in items:
+                lean_three(item.text, item.rules, item.pool, item.first_of_series, stop=stop)
+        else:
+            for item in items:
+                fn(item)
+        return 0
+    handled = check_equal(same, lean_three, _defended)
+    print(f"check: lean verdict == engine verdict for {len(handled):,} of {len(same):,} mix "
+          f"deals under the three-card options (three-card and mississippi); the other "
+          f"{len(same) - len(handled)} are defended pools (lean declines)")
+    if not args.no_mutations:
+        per_kind: dict = {}
+        check_mutants(handled[:300], per_kind, lean_three, _mutants)
+        print("mutants of 300 deals (lean vs engine agree on each):")
+        for kind, outcomes in per_kind.items():
+            print(f"  {kind:<10}" + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items())))
+    items = [i for i in timed if not _declined(i)]
+    kinds = {}
+    for i in items:
+        kind = "simple" if i.pool == 0 else "double"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print(f"timed: the mix's {len(items):,} three-card deals lean handles ({kinds}; "
+          f"{len(timed) - len(items)} defended pools left out), "
+          f"{sum(i.plays for i in items) / len(items):.1f} plays a deal")
+    report("three-card", items, lean_three, ["json.loads", "header, declarations, hands",
+                                             "plays (duties, winners)", "settlement",
+                                             "verdict dict"], args.repeat)
+    return 0
+
+
+def _declined(item: Item) -> bool:
+    try:
+        lean_three(item.text, item.rules, item.pool, item.first_of_series)
+    except NotImplementedError:
+        return True
+    return False
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
