@@ -24,6 +24,7 @@ from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
+from loo_ledger.query import KnownQuery
 
 from .login_limits import LoginRateThrottle
 from .models import Club, Member, Role
@@ -126,7 +127,7 @@ class PasswordChangeView(generics.GenericAPIView):
 
 
 @extend_schema(tags=["clubs"])
-class ClubListCreateView(generics.ListCreateAPIView):
+class ClubListCreateView(KnownQuery, generics.ListCreateAPIView):
     """The clubs you are a member of; creating a club makes you its owner."""
 
     name = "Clubs"  # the browsable API's title and breadcrumb

@@ -6,7 +6,8 @@ Every club-scoped URL carries the club's slug as the ``club`` kwarg
 1. no (valid) credentials            -> 401 (with ``WWW-Authenticate: Token``);
 2. the user is not a member of club  -> 404, the same answer as for a club that does not exist,
    so an outsider never learns that another club exists;
-3. the view's permission classes     -> 403 when the member's role may not do this.
+3. the view's permission classes     -> 403 when the member's role may not do this;
+4. a GET's query parameter the view does not take -> 400 naming it (``loo_ledger.query``).
 
 Permission classes here let every member *read* (safe methods) and differ only in who may
 *write*: :class:`CanRead` (nobody), :class:`CanRecord` (owner, scorer), :class:`IsClubOwner`
@@ -39,6 +40,8 @@ from rest_framework import generics, viewsets
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
+
+from loo_ledger.query import KnownQuery
 
 from .models import Club, Member, Role, lock_club
 
@@ -125,8 +128,9 @@ class IsClubOwnerOrThisMember(_ClubRolePermission):
                 or obj.user_id == member.user_id)
 
 
-class ClubScopedMixin:
-    """Resolves ``self.club`` and ``self.member`` before any permission check (see module doc).
+class ClubScopedMixin(KnownQuery):
+    """Resolves ``self.club`` and ``self.member`` before any permission check (see module doc);
+    then a GET's query string is checked (:class:`~loo_ledger.query.KnownQuery`).
 
     Default permission: :class:`CanRecord`. Subclasses set ``permission_classes`` to change who
     may write. ``get_serializer_context`` carries ``club`` and ``member`` to serializers.

@@ -159,6 +159,13 @@ _CONTAINERS = (serializers.DictField, serializers.ListField)
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 
 
+def nearest(name: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` that ``name`` most likely misspells (None when none is close): what
+    a refusal of an unknown field or query parameter suggests."""
+    near = difflib.get_close_matches(name, list(names), n=1)
+    return near[0] if near else None
+
+
 def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = (),
                    parted: Iterable[str] = ()) -> dict[str, list[str]]:
     """Each key of a request body that names none of the ``known`` fields, with a message
@@ -176,8 +183,8 @@ def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = ()
             continue
         if parted and _FORM_PART.split(str(key), maxsplit=1)[0] in parted:
             continue  # a form's part of a field: buy_ins.ann, seats[0] (DRF reads them so)
-        near = difflib.get_close_matches(str(key), writable, n=1)
-        hint = f"did you mean '{near[0]}'?" if near else f"the fields are {', '.join(writable)}."
+        near = nearest(str(key), writable)
+        hint = f"did you mean '{near}'?" if near else f"the fields are {', '.join(writable)}."
         out[str(key)] = [f"Unknown field '{key}': {hint}"]
     return out
 

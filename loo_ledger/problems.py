@@ -72,7 +72,9 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
     t.code: t
     for t in [
         ProblemType("validation-error", 400, "Invalid request",
-                    "Some fields are missing or wrong; `errors` names each field and why."),
+                    "Some fields are missing or wrong, or a query parameter is one the URL "
+                    "does not take (`parameters` lists those it takes); `errors` names each "
+                    "field or parameter and why."),
         ProblemType("malformed-request", 400, "Malformed request body",
                     "The body is not valid JSON (or not the declared media type), or a string "
                     "in it holds what no database can store: a NUL character (\\u0000) or a "
@@ -517,6 +519,9 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                                 + ", ".join(f"`{c}`" for c in sorted(PROBLEM_TYPES))
                                 + ", or one a service adds (e.g. `deal-number-conflict`)."},
         "errors": {"type": "array", "items": {"$ref": "#/components/schemas/ProblemErrorItem"}},
+        "parameters": {"type": "array", "items": {"type": "string"},
+                       "description": "A query parameter the URL does not take (or a value "
+                                      "it cannot read): the parameters the URL takes."},
     },
     "required": ["type", "title", "status", "detail", "instance", "code"],
     "additionalProperties": True,
@@ -532,7 +537,8 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
     """Which refusals any operation like this one can answer (see accounts.tenancy)."""
     statuses: list[int] = []
     query = [p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"]
-    if "requestBody" in operation or query or method in _UNSAFE:  # ?page=0 too
+    # ?page=0 too; and any GET: a query parameter the URL does not take (loo_ledger.query)
+    if "requestBody" in operation or query or method in _UNSAFE or method == "get":
         statuses.append(400)
     if {} not in operation.get("security", [{}]):
         statuses.append(401)

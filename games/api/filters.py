@@ -106,11 +106,25 @@ class DealFilter(django_filters.FilterSet):
         field_name="current__violations__rule", distinct=True,
         label="Rule broken (revoke, failed-to-head, misdeal, ...)",
     )
-    dealer = django_filters.CharFilter(field_name="current__dealer")
+    dealer = django_filters.CharFilter(field_name="current__dealer",
+                                       label="A seat of the session; another name is a 400.")
 
     class Meta:
         model = Deal
         fields = ["status", "violation", "dealer"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """``dealer`` takes the seats of the session listed (the view's ``session``): a name
+        that is none (``?dealer=anne``) would find no deal, which reads as "anne dealt none",
+        so it is refused naming the seats, as a misspelt ``violation`` is."""
+        super().__init__(*args, **kwargs)
+        view = (getattr(self.request, "parser_context", None) or {}).get("view")
+        session: GameSession | None = getattr(view, "session", None)
+        if session is not None:
+            dealer = choice_filter("dealer", [(seat, seat) for seat in session.seats],
+                                   field_name="current__dealer")
+            dealer.model, dealer.parent = self.queryset.model, self
+            self.filters["dealer"] = dealer
 
 
 __all__ = ["DATE_HELP", "DealFilter", "SessionFilter", "date_range", "parse_day", "refuse_reversed"]

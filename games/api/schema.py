@@ -155,8 +155,21 @@ class RedealSchema(serializers.Serializer):
     sits_out = serializers.ListField(child=serializers.CharField())
 
 
+class EngineSchema(serializers.Serializer):
+    """Which engine judged a deal, and by which rules: enough to judge it again."""
+
+    version = serializers.CharField(help_text="The engine's version (`games.rules.ENGINE_VERSION`).")
+    rules = serializers.DictField(help_text="Every option of the rules it was judged by, "
+                                  "resolved (`RuleSet.to_options()`).")
+
+    class Meta:
+        ref_name = "VerdictEngine"
+
+
 class VerdictSchema(serializers.Serializer):
-    """The engine's verdict on a deal (deal-record.md)."""
+    """The engine's verdict on a deal (deal-record.md), as the API answers it: a deal's, stored,
+    and the dry run's. It carries no ``number`` (the engine's ``replay_session`` and its CLI
+    number the deals of a file they replay): a deal's number is its row's."""
 
     status = serializers.ChoiceField(choices=["valid", "irregular", "unverified"])
     pool_kind = serializers.ChoiceField(choices=["simple", "double"], allow_null=True,
@@ -170,7 +183,7 @@ class VerdictSchema(serializers.Serializer):
     settlement = SettlementSchema()
     ended = serializers.ChoiceField(choices=ENDINGS, help_text="How the deal ended.")
     next = NextSchema()
-    engine = serializers.DictField()
+    engine = EngineSchema()
     defender = serializers.CharField(required=False, help_text="A dealer who defended the pool.")
     flushes = FlushSchema(many=True, required=False)
     redeal = RedealSchema(required=False, help_text="Poker-Loo: the next deal is a redeal by the same dealer.")

@@ -130,9 +130,11 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
     serializer_class = s.DealSerializer
     filterset_class = DealFilter
     queryset = Deal.objects.none()
+    session: GameSession | None = None  # the session listed, once ``select`` found it
 
     def select(self) -> QuerySet[Deal]:
-        return deal_list(session=self.get_session())
+        self.session = self.get_session()  # its seats are what the dealer filter takes
+        return deal_list(session=self.session)
 
     @extend_schema(request=s.DealCreateSerializer, responses={201: s.DealSerializer, **WRITE_ERRORS},
                    parameters=[IDEMPOTENCY_PARAM],

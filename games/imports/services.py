@@ -53,8 +53,10 @@ from games.rules.session import SERVICE_LINES, SESSION_FORMAT
 from games.selectors import NextDeal
 from games.services import limits
 from games.services.closing import (
+    close_line,
     closing_figures,
     final_deal_missing,
+    reopen_line,
     reopen_reason_problem,
     session_close,
     session_reopen,
@@ -66,22 +68,25 @@ from games.services.payments import (
     OWNER_REFUNDS,
     closed_payment_problem,
     may_refund_after_close,
+    payment_line,
     payment_problem,
     payment_record,
     refund_problem,
 )
 from games.services.sessions import (
     CLUB_BANKER,
+    purchase_line,
     purchase_problems,
     purchase_record,
     purchase_void,
     reserved_seat_problem,
     session_create,
     void_chips_problem,
+    void_line,
     void_reason_problem,
 )
 from games.settlement import eldest_after
-from loo_ledger.fields import as_written, is_whole, read_day
+from loo_ledger.fields import as_written, is_whole, read_day, unknown_fields
 from loo_ledger.parsers import text_unstorable, unstorable
 from loo_ledger.problems import Problem
 
@@ -267,16 +272,35 @@ _LINE_SHAPES = {"close": '{"reason": text}', "reopen": '{"reason": text}',
                 "void": '{"purchase": its place from 1, "reason": text}'}
 
 
+def _line_fields() -> dict[str, tuple[str, ...]]:
+    """The fields each line beside the deals holds, as the session file's writers write them
+    (a purchase's player, chips, money, paid and memo; a close's and a reopen's reason; ...)."""
+    written = (purchase_line(player="", chips=0, money=0, paid=True, memo=""),
+               void_line(purchase=0, reason=""), payment_line(player="", money=0, memo=""),
+               close_line(reason=""), reopen_line(reason=""))
+    return {kind: tuple(line[kind]) for line in written for kind in line}
+
+
+#: the fields of each line beside the deals (``_line_fields``), read once
+LINE_FIELDS = _line_fields()
+
+
 def _beside_the_line(data: dict[str, Any], kind: str) -> str | None:
     """Why a purchase, void, payment, close or reopen line cannot be read whole (None when it
     can): it holds its one key, and anything beside it (a second kind, a memo put outside)
-    would be passed over unread, as the API refuses a field it does not have."""
+    would be passed over unread, as the API refuses a field it does not have; and so would a
+    key inside it that is none of its fields (``{"reopen": {"reason": ..., "end_pool_mode":
+    ""}}``: a reopening takes a reason alone)."""
     others = [key for key in data if key != kind]
-    if not others:
+    if others:
+        named = ", ".join(json.dumps(key) for key in others)
+        return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
+                "(one line for each purchase, void, payment, close or reopen)")
+    fields = LINE_FIELDS[kind]
+    unknown = unknown_fields(data[kind], fields, fields)
+    if not unknown:
         return None
-    named = ", ".join(json.dumps(key) for key in others)
-    return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
-            "(one line for each purchase, void, payment, close or reopen)")
+    return f"a {kind} line: " + " ".join(m for ms in unknown.values() for m in ms)
 
 
 def parse_session_file(text: str) -> SessionFile:

@@ -93,6 +93,8 @@ def _answer_in_json(request: Request) -> None:
 
 #: the club results' first names for ``date_from`` and ``date_to``, still read
 RESULTS_DATE_ALIASES = {DATE_FROM: "from", DATE_TO: "to"}
+#: what the club results read, API and page: the range by either name
+RESULTS_QUERY = (DATE_FROM, DATE_TO, *RESULTS_DATE_ALIASES.values())
 
 
 def results_range(query: Mapping[str, str]) -> tuple[date | None, date | None]:
@@ -112,6 +114,7 @@ class SessionReportView(SessionScopedMixin, DownloadView):
     name = "Report"  # the browsable API's title and breadcrumb
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer, PDFRenderer]
+    query_parameters = ("table",)
 
     @extend_schema(
         parameters=[
@@ -217,6 +220,7 @@ class ClubResultsView(DownloadView):
     name = "Club results"  # the browsable API's title and breadcrumb
 
     renderer_classes = [JSONRenderer, BrowsableAPIRenderer, CSVRenderer]
+    query_parameters = RESULTS_QUERY
 
     @extend_schema(
         parameters=[

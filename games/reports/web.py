@@ -16,6 +16,7 @@ from games.reports.render import CSV_TABLES, group_digits, report_html
 from games.settlement import format_money
 from loo_ledger.page_policy import own_page
 from loo_ledger.problems import Problem
+from loo_ledger.query import refuse_unknown_query
 
 
 @own_page
@@ -38,12 +39,13 @@ def session_report_page(request: HttpRequest, club: str, session_id: int) -> Htt
 @own_page
 @login_required
 def club_results_page(request: HttpRequest, club: str) -> HttpResponse:
-    from games.reports.api import RESULTS_DATE_ALIASES, results_range
+    from games.reports.api import RESULTS_DATE_ALIASES, RESULTS_QUERY, results_range
 
     member = resolve_membership(request.user, club)
-    try:
+    try:  # a misspelt range (``?form=``) would show every session's results: said, as the API does
+        refuse_unknown_query(request.GET, RESULTS_QUERY)
         date_from, date_to = results_range(request.GET)
-    except Problem as exc:  # the page again, saying what is wrong with the dates
+    except Problem as exc:  # the page again, saying what is wrong with the query
         # what was typed, in the form's boxes (named as the aliases, from/to), whichever name
         # the query gave it under (a link may say date_from/date_to)
         typed = {f"typed_{alias}": request.GET.get(alias) or request.GET.get(name, "")

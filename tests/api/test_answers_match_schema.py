@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from tests.api.conftest import TABLE, deals_url, session_url
+from tests.api.conftest import DEAL1, TABLE, deals_url, session_url
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -127,6 +127,28 @@ def test_replay_answers_as_documented(openapi, scorer_client):
     assert response.status_code == 200, response.content
     assert response.json()["pool_kind"] is None
     assert_documented(openapi, "/api/v1/replay", "post", response)
+
+
+def test_the_verdict_schema_is_the_verdict_answered(openapi, played, scorer_client):
+    """A verdict as the API answers it (a deal's in the list and the deal, its revisions', the
+    dry run's) carries no ``number``, which only the engine's ``replay_session`` (and its CLI)
+    adds, and the schema names none; its ``engine`` is ``{"version", "rules"}``, which the
+    schema said was any object."""
+    schemas = openapi["components"]["schemas"]
+    verdict, engine = schemas["Verdict"], schemas["VerdictEngine"]
+    assert "number" not in verdict["properties"]
+    assert verdict["properties"]["engine"] == {"$ref": "#/components/schemas/VerdictEngine"}
+    assert sorted(engine["required"]) == sorted(engine["properties"]) == ["rules", "version"]
+    deal = scorer_client.get(session_url(played, "deals/2/")).json()
+    replayed = scorer_client.post("/api/v1/replay", {  # a record giving its own number
+        "record": {**DEAL1, "seats": TABLE, "number": 2}, "rules": {"preset": "three-card"},
+        "pool": 6}, format="json")
+    assert_documented(openapi, "/api/v1/replay", "post", replayed)
+    answered = [*(d["verdict"] for d in scorer_client.get(deals_url(played)).json()["results"]),
+                deal["verdict"], *(r["verdict"] for r in deal["revisions"]), replayed.json()]
+    for one in answered:
+        assert set(verdict["required"]) <= set(one) <= set(verdict["properties"]), sorted(one)
+        assert set(one["engine"]) == {"rules", "version"}
 
 
 @pytest.mark.parametrize("url, path, accept", [

@@ -63,6 +63,29 @@ def test_every_write_of_a_session_names_an_unknown_field(oak_session, scorer_cli
     assert oak_session.is_open and not oak_session.deals.exists()
 
 
+@pytest.mark.parametrize("end_pool_mode", ["", "split"])
+def test_a_reopening_takes_no_end_pool_mode(oak_session, scorer_client, owner_client,
+                                            end_pool_mode):
+    """A reopening takes a reason alone: the end-pool rule is the session's (its rules'
+    ``end_pool``, whose values are split and final-deal: ``""`` there is a 400 ``rule-error``
+    naming them), and the closings log's ``end_pool_mode`` is an answer's, empty for a reopen.
+    Sent in the body, empty or not, it is named, and the session stays closed."""
+    assert scorer_client.post(session_url(oak_session, "close"), {}, format="json").status_code == 200
+    response = owner_client.post(session_url(oak_session, "reopen"),
+                                 {"reason": "keyed too soon", "end_pool_mode": end_pool_mode},
+                                 format="json")
+    unknown(response, "end_pool_mode", "Unknown field 'end_pool_mode': the fields are reason.")
+    oak_session.refresh_from_db()
+    assert not oak_session.is_open
+
+
+def test_the_rules_end_pool_names_its_values(scorer_client):
+    response = scorer_client.post("/api/v1/clubs/oak/sessions/", {
+        **SESSION, "rules": {"preset": "three-card", "end_pool": ""}}, format="json")
+    body = problem(response, 400)
+    assert (body["code"], body["detail"]) == ("rule-error", "end_pool: '' is not one of split, final-deal")
+
+
 def test_the_dry_run_names_an_unknown_field(scorer_client):
     record = {**DEAL1, "seats": TABLE}
     unknown(scorer_client.post("/api/v1/replay", {"record": record, "rules": {"preset": "three-card"},

@@ -498,6 +498,33 @@ def test_a_key_beside_a_purchase_line_is_the_lines_error(scorer_client,
     assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize("kind, inside, message", [
+    ("reopen", {"reason": "keyed too soon", "end_pool_mode": ""},
+     "a reopen line: Unknown field 'end_pool_mode': the fields are reason."),
+    ("close", {"reason": "the evening ended", "end_pool_mode": "split"},
+     "a close line: Unknown field 'end_pool_mode': the fields are reason."),
+    ("purchase", {"player": "ann", "chips": 5, "piad": False},
+     "a purchase line: Unknown field 'piad': did you mean 'paid'?"),
+])
+def test_a_field_inside_a_line_it_does_not_have_is_the_lines_error(
+        scorer_client, django_capture_on_commit_callbacks, kind, inside, message):
+    """A key inside a purchase, void, payment, close or reopen line that is none of its fields
+    was passed over unread (a reopening takes a reason alone, so an ``end_pool_mode`` beside it
+    said nothing the import read; a misspelt ``piad`` left the purchase paid): the line's
+    error, in the words of the API's refusal of such a field."""
+    from games.models import GameSession
+
+    lines = [*kit.session_lines(), {"close": {"reason": "the evening ended"}},
+             {"reopen": {"reason": "keyed too soon"}}]
+    at = next(i for i, x in enumerate(lines) if kind in x)
+    lines[at] = {kind: inside}
+    job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
+                    django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["message"]) for e in job["errors"]][:1] == [(at + 1, message)]
+    assert not GameSession.objects.exists()
+
+
 def test_a_seated_bankers_purchase_owed_is_the_lines_error(scorer_client,
                                                             django_capture_on_commit_callbacks):
     # as the purchases endpoint says: the banker's own chips are owed to nobody
