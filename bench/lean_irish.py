@@ -40,37 +40,17 @@ from both, be refused by both, or be declined by lean.
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
+from random import Random
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+_HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(_HERE), str(_HERE.parent)]  # the other probes; the engine
 
+import lean_probe as probe
+import lean_three as three
 from engine import Item
-from lean_probe import (
-    LeanError,
-    _code,
-    exchange,
-    read_back,
-    read_exchanges,
-    read_plays,
-    read_record,
-    verdict,
-)
-from lean_three import (
-    Probe,
-    _judge,
-    _not_a_play,
-    declare,
-    main,
-    play_tricks,
-    read_turnup,
-    settle_three,
-    trumps_at_deal,
-)
-from lean_three import _mutants as _three_mutants
 
 from games.rules import RuleSet
 from games.rules.cards import CODE, SUITS
@@ -85,53 +65,54 @@ def lean_irish(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
     2 exchanges, 3 plays, 4 settlement."""
     if stop == 0:
         return json.loads(text)
-    rec, seats, dealer, pool, actions = read_record(text, rules, IRISH, pool, 2, 16)
-    turnup = read_turnup(rec)
+    rec, seats, dealer, pool, actions = probe.read_record(text, rules, IRISH, pool, 2, 16)
+    turnup = three.read_turnup(rec)
     d = seats.index(dealer)
     order = seats[d + 1:] + seats[:d + 1]  # eldest .. dealer
 
     # ---- declarations: stand or pass in turn from eldest (no miss)
-    standers, ended, j, defender = declare(actions, order, dealer, seats, False)
+    standers, ended, j, defender = three.declare(actions, order, dealer, seats, False)
 
     # ---- read the record: exchanges, then plays (phases may not go back)
-    exchanges, j = read_exchanges(actions, j, seats, CODE, _code)
+    exchanges, j = probe.read_exchanges(actions, j, seats, CODE, probe._code)
     played = {p: [] for p in standers}
-    plays = read_plays(actions[j:], CODE, _not_a_play, _code, played)
+    plays = probe.read_plays(actions[j:], CODE, three._not_a_play, probe._code, played)
     if ended != "played" and (plays or exchanges):
-        raise LeanError(f"the deal is over ({ended})")
+        raise probe.LeanError(f"the deal is over ({ended})")
     # each stander's dealt hand, read back: unplayed discards + plays not drawn
-    hands, known = read_back(standers, played, exchanges, 3, dealer, turnup, False)
+    hands, known = probe.read_back(standers, played, exchanges, 3, dealer, turnup, False)
     if stop == 1:
         return hands
 
     # ---- exchanges in turn from eldest, up to 3 cards each; the turn-up is nobody's
-    exchange(exchanges, standers, hands, known, dealer, turnup, False, 3, 52 - 3 * len(seats) - 1)
+    probe.exchange(exchanges, standers, hands, known, dealer, turnup, False, 3,
+                   52 - 3 * len(seats) - 1)
     if stop == 2:
         return hands
 
     # ---- the play: as a double pool, trumps turned at the deal
-    trump = trumps_at_deal(turnup, plays)
-    tricks, won, violations, offenders, trump = play_tricks(
-        plays, hands, standers, trump, turnup, _judge(rules, turnup, "at-deal"), ended)
+    trump = three.trumps_at_deal(turnup, plays)
+    tricks, won, violations, offenders, trump = three.play_tricks(
+        plays, hands, standers, trump, turnup, three._judge(rules, turnup, "at-deal"), ended)
     if stop == 3:
         return won
 
     # ---- settlement: P = pool + the dealer's ante; three tricks take P, else floor(P/3) each
-    settlement = settle_three(rules, seats, dealer, pool, ended, standers, tricks, won,
-                              offenders, defender)
+    settlement = three.settle_three(rules, seats, dealer, pool, ended, standers, tricks, won,
+                                    offenders, defender)
     if stop == 4:
         return settlement
 
     # ---- the verdict (Irish Loo has no pool kinds)
-    return verdict(rules, None, None if trump is None else SUITS[trump], seats, d, standers,
-                   tricks, won, violations, settlement, ended, defender)
+    return probe.verdict(rules, None, None if trump is None else SUITS[trump], seats, d,
+                         standers, tricks, won, violations, settlement, ended, defender)
 
 
 # ------------------------------------------------------------------ checking (never timed)
-def _mutants(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
+def _mutants(rec: dict, rng: Random) -> list[tuple[str, dict]]:
     """``lean_three``'s edits of a record, and its exchanges edited: a seen card (the
     turn-up) drawn, a card discarded that another player plays, a draw one card short."""
-    out = _three_mutants(rec, rng)
+    out = three._mutants(rec, rng)
     acts = rec["actions"]
     ex = [i for i, a in enumerate(acts) if a["action"] == "exchange" and a.get("draw")]
     if not ex:
@@ -170,10 +151,10 @@ def _none(item: Item, theirs: dict) -> bool:
     return False
 
 
-IRISH_LOO = Probe("irish", lean_irish, IRISH, "irish", _none, "none", _mutants,
-                  _how, ("json.loads", "header, declarations, hands", "exchanges",
-                               "plays (duties, winners)", "settlement", "verdict dict"))
+IRISH_LOO = three.Probe("irish", lean_irish, IRISH, "irish", _none, "none", _mutants, _how,
+                        ("json.loads", "header, declarations, hands", "exchanges",
+                         "plays (duties, winners)", "settlement", "verdict dict"))
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(probe=IRISH_LOO, doc=__doc__))
+    raise SystemExit(three.main(probe=IRISH_LOO, doc=__doc__))

@@ -3,27 +3,26 @@ the deals it handles, so the figure it prints beside the engine measures the sam
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
+from random import Random
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
+from games.rules import RecordError, replay
+from games.rules.simulate import uniform
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from engine import preset_items
 from lean_irish import IRISH, _how, _mutants, _none, lean_irish
 from lean_probe import LeanError, check_equal, check_mutants
 
-from games.rules import RecordError, replay
-from games.rules.simulate import uniform
-
 
 @pytest.fixture(scope="module")
 def items():
     """Irish deals as the benchmark's mix makes them (4-6 seats, uniform choices)."""
-    generated = preset_items("irish", 72, random.Random(5), (4, 5, 6), uniform)
+    generated = preset_items("irish", 72, Random(5), (4, 5, 6), uniform)
     assert check_equal(generated, lean_irish, _none) == generated  # lean == engine on each
     return generated
 
