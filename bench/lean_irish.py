@@ -129,7 +129,7 @@ def _mutants(rec: dict, rng: Random) -> list[tuple[str, dict]]:
         out.append(("discard", m))
     m = json.loads(json.dumps(rec))
     del m["actions"][i]["draw"][-1]
-    out.append(("draw-short", m))
+    out.append(("few-drawn", m))
     return out
 
 
@@ -151,7 +151,7 @@ def _none(item: Item, theirs: dict) -> bool:
     return False
 
 
-IRISH_LOO = three.Probe("irish", lean_irish, IRISH, "irish", _none, "none", _mutants, _how,
+IRISH_LOO = three.Probe("irish", lean_irish, IRISH, "irish", _none, "nothing", _mutants, _how,
                         ("json.loads", "header, declarations, hands", "exchanges",
                          "plays (duties, winners)", "settlement", "verdict dict"))
 

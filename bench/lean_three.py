@@ -541,9 +541,10 @@ def main(argv: list[str] | None = None, probe: Probe = THREE_CARD, doc: str | No
                 fn(item)
         return 0
     handled = check_equal(same, lean, probe.may_decline)
+    left = len(same) - len(handled)
     print(f"check: lean verdict == engine verdict for {len(handled):,} of {len(same):,} mix "
-          f"deals under the {probe.title} options ({probe.checked}); the other "
-          f"{len(same) - len(handled)} are {probe.declined} (lean declines)")
+          f"deals under the {probe.title} options ({probe.checked})"
+          + (f"; the other {left} are {probe.declined} (lean declines)" if left else ""))
     if not args.no_mutations:
         per_kind: dict = {}
         check_mutants(handled[:300], per_kind, lean, probe.mutants)
@@ -555,9 +556,10 @@ def main(argv: list[str] | None = None, probe: Probe = THREE_CARD, doc: str | No
     for i in items:
         kind = probe.kind_of(i)
         kinds[kind] = kinds.get(kind, 0) + 1
-    print(f"timed: the mix's {len(items):,} {probe.title} deals lean handles ({kinds}; "
-          f"{len(timed) - len(items)} {probe.declined} left out), "
-          f"{sum(i.plays for i in items) / len(items):.1f} plays a deal")
+    left = len(timed) - len(items)
+    print(f"timed: the mix's {len(items):,} {probe.title} deals lean handles ({kinds}"
+          + (f"; {left} {probe.declined} left out" if left else "")
+          + f"), {sum(i.plays for i in items) / len(items):.1f} plays a deal")
     report(probe.title, items, lean, list(probe.labels), args.repeat)
     return 0
 
