@@ -19,7 +19,8 @@ that lean and the engine agree: same verdict (violations and evidence included),
 refuse, or lean declines (NotImplementedError: outside the workload it is written for).
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 ``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
-settlement, verdict, checks and timing.
+settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
+with those and this module's exchanges (``read_exchanges``, ``read_back``, ``exchange``).
 """
 from __future__ import annotations
 

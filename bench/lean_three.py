@@ -28,6 +28,9 @@ its verdict:
 Not handled (declined): a defended pool (the dealer plays the miss against a lone stander),
 anything out of turn, irregularities, flushes, given hands or miss, exchanges.
 
+``bench/lean_irish.py`` builds the Irish Loo probe from this module's stages (``declare``,
+``play_tricks``, ``settle_three``) and command line (``Probe``, ``main``).
+
 usage (from the repository root):
     .venv/bin/python bench/lean_three.py              # check, then time the three-card deals
     .venv/bin/python bench/lean_three.py --repeat 5 --no-mutations --deals 9000
