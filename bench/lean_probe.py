@@ -19,7 +19,8 @@ that lean and the engine agree: same verdict (violations and evidence included),
 refuse, or lean declines (NotImplementedError: outside the workload it is written for).
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 ``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
-settlement, verdict, checks and timing.
+settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
+with those and this module's exchanges (``read_exchanges``, ``read_back``, ``exchange``).
 """
 from __future__ import annotations
 
@@ -83,13 +84,11 @@ def _card(text: Any) -> str:
     return NAME[_code(text)] if c is None else c
 
 
-def _cards(texts: Any) -> list[str]:
+def _cards(texts: Any, card_of: Callable[[Any], Any] = _card) -> list:
+    """A list of cards in the record, each read by ``card_of``."""
     if type(texts) is not list:
         raise LeanError("must be a list of cards")
-    try:
-        return [CANON[t] for t in texts]
-    except (KeyError, TypeError):
-        return [_card(t) for t in texts]
+    return [card_of(t) for t in texts]
 
 
 def _not_a_play(a: Any) -> bool:
@@ -260,10 +259,10 @@ def settle(seats: list[str], pool: int, big: int, antes: dict, payouts: dict, lo
 
 def verdict(rules: RuleSet, pool_kind: str | None, trump: str | None, seats: list[str],
             d: int, standers: list[str], tricks: list, won: dict, violations: list,
-            settlement: dict, ended: str) -> dict:
+            settlement: dict, ended: str, defender: str | None = None) -> dict:
     """The verdict dict, field for field as ``games.rules.verdict`` builds it (``d``: the
     dealer's seat index; the next deal is the next seat's, never the first of a series)."""
-    return {
+    out = {
         "status": "irregular" if violations else "valid",
         "pool_kind": pool_kind,
         "trumps": trump,
@@ -278,6 +277,108 @@ def verdict(rules: RuleSet, pool_kind: str | None, trump: str | None, seats: lis
                  "first_of_series": False},
         "engine": {"version": ENGINE_VERSION, "rules": rules.to_options()},
     }
+    if defender is not None:
+        out["defender"] = defender
+    return out
+
+
+def read_exchanges(actions: list, j: int, seats: list[str], table: dict,
+                   card_of: Callable[[Any], Any]) -> tuple[list[tuple[str, list, list]], int]:
+    """The exchanges from ``actions[j]`` on, until another action: (player, discard, draw)
+    each, the cards read by ``table`` or else ``card_of``; and the index of that action."""
+    exchanges = []
+    n_actions = len(actions)
+    while j < n_actions:
+        a = actions[j]
+        if type(a) is not dict or a.get("action") != "exchange":
+            break
+        p = a.get("player")
+        if p not in seats:
+            raise LeanError(f"player {p!r} is not a seat")
+        listed = a.get("draw")
+        if listed is None:
+            raise LeanError(f"{p}: the draw must be recorded (the stock is not given)")
+        out = a.get("discard") or []
+        try:
+            exchanges.append((p, [table[x] for x in out], [table[x] for x in listed]))
+        except (KeyError, TypeError):
+            exchanges.append((p, _cards(out, card_of), _cards(listed, card_of)))
+        j += 1
+    return exchanges, j
+
+
+def read_back(standers: list[str], played: dict[str, list], exchanges: list, size: int,
+              dealer: str, turnup: Any, takes_turnup: bool) -> tuple[dict[str, list], set]:
+    """Each stander's dealt hand read back through the exchanges (unplayed discards + plays
+    not drawn; a dealer who ``takes_turnup`` did not hold it) and checked: ``size`` cards
+    each, no card twice, nor the turn-up. Returns the hands and every card seen so far."""
+    exchanged = {p: (out, drawn) for p, out, drawn in exchanges}
+    hands = {}
+    dealt_all = [] if turnup is None else [turnup]
+    for p in standers:
+        cards = played[p]
+        ex = exchanged.get(p)
+        if ex is not None:
+            out, drawn = ex
+            dealt = [c for c in out if c not in cards] + [c for c in cards if c not in drawn]
+        else:
+            dealt = list(cards)
+        if takes_turnup and p == dealer and turnup in dealt:
+            dealt.remove(turnup)  # taken, not dealt
+        if len(dealt) != size:
+            raise LeanError(f"{p} is read back holding {len(dealt)} cards, not {size}")
+        hands[p] = dealt
+        dealt_all += dealt
+    known = set(dealt_all)
+    if len(known) != len(dealt_all):
+        raise LeanError("a card is dealt twice")
+    return hands, known
+
+
+def exchange(exchanges: list, standers: list[str], hands: dict[str, list], known: set,
+             dealer: str, turnup: Any, takes_turnup: bool, limit: int, stock_left: int) -> None:
+    """The exchanges in turn from eldest, each hand changed in place: discards held, at most
+    ``limit`` drawn, draws unseen (``known``), a dealer who ``takes_turnup`` taking it and
+    drawing one fewer than discarded. The record may leave out a stander who kept his cards."""
+    n = len(standers)
+    q = 0  # next in the exchange queue (standers)
+    for p, out, drawn in exchanges:
+        if q >= n or p != standers[q]:
+            # the record may leave out the exchanges of standers who kept their cards
+            k = standers.index(p, q) if p in standers[q:] else -1
+            if k < 0:
+                raise LeanError(f"{p} has already exchanged (or does not stand)")
+            if takes_turnup and dealer in standers[q:k]:
+                raise LeanError(f"{p} exchanges before the dealer")
+            q = k
+        hand = hands[p]
+        takes = takes_turnup and p == dealer
+        if takes:
+            if not out:
+                raise LeanError(f"{p}: the dealer takes the turn-up and must discard at least "
+                                "one card")
+            hand = hand + [turnup]
+        if len(set(out)) != len(out):
+            raise LeanError(f"{p} discards a card twice")
+        n_draw = len(out) - takes
+        if n_draw > limit:
+            raise LeanError(f"{p} exchanges {n_draw} cards; at most {limit}")
+        for c in out:
+            if c not in hand:
+                raise LeanError(f"{p} discards {c}, which is not in the hand")
+        if len(drawn) != n_draw:
+            raise LeanError(f"{p} draws {len(drawn)} cards for {n_draw} discarded")
+        if n_draw > stock_left:
+            raise NotImplementedError("the stock runs out (draws from the discards)")
+        stock_left -= n_draw
+        for c in drawn:
+            if c in known:
+                raise LeanError(f"{p} draws {c}, which is not in the stock")
+            known.add(c)
+        hands[p] = [c for c in hand if c not in out] + drawn
+        q += 1
+    if takes_turnup and q < n:  # the dealer is last in turn and has not taken the turn-up
+        raise LeanError(f"{dealer}: a standing dealer takes the turn-up; the exchange is missing")
 
 
 def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
@@ -307,96 +408,20 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
     # everybody stands: standers are `order`
 
     # ---- read the record: exchanges, then plays (phases may not go back)
-    exchanges = []  # (player, discard, draw)
-    j = n
-    n_actions = len(actions)
-    canon = CANON
-    while j < n_actions:
-        a = actions[j]
-        if type(a) is not dict or a.get("action") != "exchange":
-            break
-        p = a.get("player")
-        if p not in seats:
-            raise LeanError(f"player {p!r} is not a seat")
-        listed = a.get("draw")
-        if listed is None:
-            raise LeanError(f"{p}: the draw must be recorded (the stock is not given)")
-        out = a.get("discard") or []
-        try:
-            exchanges.append((p, [canon[x] for x in out], [canon[x] for x in listed]))
-        except (KeyError, TypeError):
-            exchanges.append((p, _cards(out), _cards(listed)))
-        j += 1
+    exchanges, j = read_exchanges(actions, n, seats, CANON, _card)
     played = {p: [] for p in seats}
-    plays = read_plays(actions[j:], canon, _not_a_play, _card, played)
+    plays = read_plays(actions[j:], CANON, _not_a_play, _card, played)
     # a card played twice needs no check of its own: hands (dealt, turn-up, draws) are checked
     # disjoint below and every play removes its card from the hand, so the second play of a
     # card fails "cannot hold" in the play
 
     # ---- each stander's dealt hand, read back: unplayed discards + plays not drawn
-    exchanged = {p: (out, drawn) for p, out, drawn in exchanges}
-    hands = {}
-    dealt_all = [turnup]
-    for p in order:
-        cards = played[p]
-        ex = exchanged.get(p)
-        if ex is not None:
-            out, drawn = ex
-            dealt = [c for c in out if c not in cards] + [c for c in cards if c not in drawn]
-        else:
-            dealt = list(cards)
-        if p == dealer and turnup in dealt:
-            dealt.remove(turnup)  # taken, not dealt
-        if len(dealt) != 5:
-            raise LeanError(f"{p} is read back holding {len(dealt)} cards, not 5")
-        hands[p] = dealt
-        dealt_all += dealt
-    known = set(dealt_all)
-    if len(known) != len(dealt_all):
-        raise LeanError("a card is dealt twice")
+    hands, known = read_back(order, played, exchanges, 5, dealer, turnup, True)
     if stop == 1:
         return hands
 
     # ---- exchanges in turn from eldest; the dealer takes the turn-up
-    stock_left = 52 - 5 * n - 1
-    q = 0  # next in the exchange queue (order)
-    for p, out, drawn in exchanges:
-        if q >= n or p != order[q]:
-            # the record may leave out the exchanges of standers who kept their cards
-            k = order.index(p, q) if p in order[q:] else -1
-            if k < 0:
-                raise LeanError(f"{p} has already exchanged")
-            if dealer in order[q:k]:
-                raise LeanError(f"{p} exchanges before the dealer")
-            q = k
-        hand = hands[p]
-        takes = p == dealer
-        if takes:
-            if not out:
-                raise LeanError(f"{p}: the dealer takes the turn-up and must discard at least "
-                                "one card")
-            hand = hand + [turnup]
-        if len(set(out)) != len(out):
-            raise LeanError(f"{p} discards a card twice")
-        n_draw = len(out) - takes
-        if n_draw > 5:
-            raise LeanError(f"{p} exchanges {n_draw} cards; at most 5")
-        for c in out:
-            if c not in hand:
-                raise LeanError(f"{p} discards {c}, which is not in the hand")
-        if len(drawn) != n_draw:
-            raise LeanError(f"{p} draws {len(drawn)} cards for {n_draw} discarded")
-        if n_draw > stock_left:
-            raise NotImplementedError("the stock runs out (draws from the discards)")
-        stock_left -= n_draw
-        for c in drawn:
-            if c in known:
-                raise LeanError(f"{p} draws {c}, which is not in the stock")
-            known.add(c)
-        hands[p] = [c for c in hand if c not in out] + drawn
-        q += 1
-    if q < n:  # the dealer is last in turn and has not taken the turn-up
-        raise LeanError(f"{dealer}: a standing dealer takes the turn-up; the exchange is missing")
+    exchange(exchanges, order, hands, known, dealer, turnup, True, 5, 52 - 5 * n - 1)
     if stop == 2:
         return hands
 
@@ -411,6 +436,7 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
     no = 1
     turn = order
     pos = 0
+    cards: dict[str, str] = {}  # the trick's, player -> card
     for p, c, a in plays:
         if no > 5:
             raise LeanError("play: the deal is already over")

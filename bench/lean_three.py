@@ -28,6 +28,9 @@ its verdict:
 Not handled (declined): a defended pool (the dealer plays the miss against a lone stander),
 anything out of turn, irregularities, flushes, given hands or miss, exchanges.
 
+``bench/lean_irish.py`` builds the Irish Loo probe from this module's stages (``declare``,
+``play_tricks``, ``settle_three``) and command line (``Probe``, ``main``).
+
 usage (from the repository root):
     .venv/bin/python bench/lean_three.py              # check, then time the three-card deals
     .venv/bin/python bench/lean_three.py --repeat 5 --no-mutations --deals 9000
@@ -48,6 +51,8 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -102,15 +107,16 @@ class _Judge(Duties):
         self._special = self._pam_led = self._civil = self._civil_called = False
 
 
-_JUDGES: dict[tuple[int | None, str], _Judge] = {}
+_JUDGES: dict[tuple[str, int | None, str], _Judge] = {}
 
 
 def _judge(rules: RuleSet, turnup: int | None, trump_mode: str) -> _Judge:
-    """The judge of a deal under these (in-scope, so equal) rules, turn-up and trump mode:
-    made once; each deal sets what it reads of a trick before calling it."""
-    found = _JUDGES.get((turnup, trump_mode))
+    """The judge of a deal under these (in-scope, so equal to a probe's preset) rules,
+    turn-up and trump mode: made once; each deal sets what it reads of a trick before
+    calling it."""
+    found = _JUDGES.get((rules.game, turnup, trump_mode))
     if found is None:
-        found = _JUDGES[(turnup, trump_mode)] = _Judge(rules, turnup, trump_mode)
+        found = _JUDGES[(rules.game, turnup, trump_mode)] = _Judge(rules, turnup, trump_mode)
     return found
 
 
@@ -145,102 +151,74 @@ def _declaration_problem(a: Any, due: str, seats: list[str]) -> None:
     raise LeanError(f"unknown action {kind!r}")
 
 
-def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
-               stop: int = 9) -> Any:
-    """The engine's verdict for a three-card deal. ``stop`` (for timing only) returns after
-    stage 0 json.loads, 1 header + declarations + every card read + hands read back, 2 plays,
-    3 settlement."""
-    if stop == 0:
-        return json.loads(text)
-    rec, seats, dealer, pool, actions = read_record(text, rules, THREE, pool, 2, 15)
-    turnup = rec.get("turnup")
-    if turnup is not None:
-        turnup = CODE.get(turnup) if type(turnup) is str else None
-        if turnup is None:
-            turnup = _code(rec["turnup"])
-    d = seats.index(dealer)
-    order = seats[d + 1:] + seats[:d + 1]  # eldest .. dealer
-    simple = pool == 0  # pools "simple-and-double", simple_pool "standard"
-
-    # ---- declarations (a double pool): stand, pass or take the miss, in turn from eldest
+def declare(actions: list, order: list[str], dealer: str, seats: list[str], has_miss: bool
+            ) -> tuple[list[str], str, int, str | None]:
+    """A double pool's declarations (three-card and Irish Loo): stand, pass or (``has_miss``)
+    take the miss, in turn from eldest; the dealer's options by what the others said.
+    Returns (the standers, how the deal ends so far, the index of the first action after,
+    the defender: a dealer defending against a lone stander with his own cards, which only a
+    deal without a miss allows here)."""
     ended = "played"
-    if simple:
-        standers = order  # nobody declares: every player plays
-        j = 0
-    else:
-        standers = []
-        stood = 0  # stood on their own cards
-        taker = None
-        j = 0
-        n_actions = len(actions)
-        for p in order:
-            if p == dealer and not standers:
-                ended = "dealer-takes"  # everyone before the dealer passed
-                break
-            if j >= n_actions:
-                raise LeanError(f"the record stops during the declarations ({p} to declare)")
-            a = actions[j]
-            kind = _DECLARATIONS.get(a.get("action")) if type(a) is dict else None
-            if kind is None or a.get("player") != p:
-                _declaration_problem(a, p, seats)
-            j += 1
-            if p != dealer:
-                if kind == "stand":
-                    standers.append(p)
-                    stood += 1
-                elif kind == "take-miss":
-                    if taker is not None:
-                        raise LeanError(f"{p}: {taker} has already taken the miss")
-                    taker = p
-                    standers.append(p)
-                elif kind == "defend":
-                    raise LeanError(f"{p}: only a dealer may defend")
-                continue
-            # the dealer: what he may declare depends on the others
-            if stood == 1 and taker is None:  # a lone stander on his own cards
-                if kind == "pass":
-                    raise LeanError("the dealer may not pass against a lone stander")
-                if kind == "defend":
-                    raise NotImplementedError("a defended pool")
-            elif kind == "defend":
-                raise LeanError("only a dealer facing one player who stood may defend")
-            elif kind == "take-miss" and taker is not None:
-                raise LeanError(f"{taker} has already taken the miss")
-            if kind == "pass":
-                if len(standers) == 1:
-                    ended = "conceded"  # to the lone miss-taker
-            else:
-                if kind == "take-miss":
-                    taker = p
+    defender = None
+    standers = []
+    stood = 0  # stood on their own cards
+    taker = None
+    j = 0
+    n_actions = len(actions)
+    for p in order:
+        if p == dealer and not standers:
+            ended = "dealer-takes"  # everyone before the dealer passed
+            break
+        if j >= n_actions:
+            raise LeanError(f"the record stops during the declarations ({p} to declare)")
+        a = actions[j]
+        kind = _DECLARATIONS.get(a.get("action")) if type(a) is dict else None
+        if kind is None or a.get("player") != p:
+            _declaration_problem(a, p, seats)
+        j += 1
+        if kind == "take-miss" and not has_miss:
+            raise LeanError(f"{p}: take-miss is not allowed (there is no miss in this deal)")
+        if p != dealer:
+            if kind == "stand":
                 standers.append(p)
+                stood += 1
+            elif kind == "take-miss":
+                if taker is not None:
+                    raise LeanError(f"{p}: {taker} has already taken the miss")
+                taker = p
+                standers.append(p)
+            elif kind == "defend":
+                raise LeanError(f"{p}: only a dealer may defend")
+            continue
+        # the dealer: what he may declare depends on the others
+        if stood == 1 and taker is None:  # a lone stander on his own cards
+            if kind == "pass":
+                raise LeanError("the dealer may not pass against a lone stander")
+            if kind == "defend":
+                if has_miss:
+                    raise NotImplementedError("a defended pool (the dealer plays the miss)")
+                defender = p
+        elif kind == "defend":
+            raise LeanError("only a dealer facing one player who stood may defend")
+        elif kind == "take-miss" and taker is not None:
+            raise LeanError(f"{taker} has already taken the miss")
+        if kind == "pass":
+            if len(standers) == 1:
+                ended = "conceded"  # to the lone miss-taker
+        else:
+            if kind == "take-miss":
+                taker = p
+            standers.append(p)
+    return standers, ended, j, defender
 
-    # ---- read the plays; each stander's hand is what he plays (the miss-taker's, the miss)
-    hands = {p: [] for p in standers}
-    plays = read_plays(actions[j:], CODE, _not_a_play_simple if simple else _not_a_play, _code,
-                       hands)
-    if ended != "played" and plays:
-        raise LeanError(f"play: the deal is over ({ended})")
-    dealt = [c for p in standers for c in hands[p]]
-    if ended == "played":
-        for p in standers:
-            if len(hands[p]) != 3:
-                raise LeanError(f"{p} plays {len(hands[p])} cards, not 3")
-    if turnup is not None:
-        dealt.append(turnup)
-    if len(set(dealt)) != len(dealt):
-        raise LeanError("a card is dealt twice (or is the turn-up)")
-    if stop == 1:
-        return hands
 
-    # ---- the play: eldest stander leads, each trick's winner leads the next
-    if simple:
-        trump = None  # turned after the first trick
-        judge = _judge(rules, turnup, "after-first-trick")
-    else:
-        trump = None if turnup is None else turnup // 13
-        judge = _judge(rules, turnup, "at-deal")
-        if trump is None and plays:
-            raise LeanError("turnup: the turn-up card is needed to know trumps")
+def play_tricks(plays: list, hands: dict[str, list], standers: list[str], trump: int | None,
+                turnup: int | None, judge: _Judge, ended: str
+                ) -> tuple[list[dict], dict[str, int], list, list, int | None]:
+    """Three tricks, the eldest stander leading and each winner leading the next, every play
+    in turn and in hand, its duties cleared inline or judged by ``judge`` (trumps None: a
+    simple pool, the turn-up making trumps after trick 1, for trick 1 too). Returns (the
+    tricks, tricks won, violations, offenders, trumps)."""
     es, key = card_tables(trump, -1)
     violations = []
     offenders = []
@@ -314,10 +292,16 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
             turn = turn_from(standers, win)
     if ended == "played" and no <= 3:
         raise LeanError(f"the record stops in trick {no} of 3 ({turn[pos]} to play)")
-    if stop == 2:
-        return won
+    return tricks, won, violations, offenders, trump
 
-    # ---- settlement: P = pool + the dealer's ante; three tricks take P, else floor(P/3) each
+
+def settle_three(rules: RuleSet, seats: list[str], dealer: str, pool: int, ended: str,
+                 standers: list[str], tricks: list[dict], won: dict[str, int], offenders: list,
+                 defender: str | None = None) -> dict:
+    """The settlement of a three-card hand: P = pool + the dealer's ante; three tricks take P,
+    else floor(P/3) each; looed: offenders, and standers without a trick. A deal not played
+    goes to the dealer (everyone passed) or the lone miss-taker (conceded). A defender's
+    takes stay in the pool, and he is not looed (but as an offender)."""
     antes, big, full = open_books(rules, dealer, pool)
     payouts = {}
     loos = {}
@@ -332,14 +316,68 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
             for s in offenders:
                 loos[s] = full
             for s in standers:
-                if not won[s] and s not in offenders:
+                if not won[s] and s not in offenders and s != defender:
                     loos[s] = full
     else:  # the dealer takes the pool, or the lone miss-taker is conceded it
         takes = [(dealer if ended == "dealer-takes" else standers[0], big)]
     for s, units in takes:
-        if units and s not in offenders:
+        if units and s not in offenders and s != defender:
             payouts[s] = payouts.get(s, 0) + units
-    settlement = settle(seats, pool, big, antes, payouts, loos)
+    return settle(seats, pool, big, antes, payouts, loos)
+
+
+def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
+               stop: int = 9) -> Any:
+    """The engine's verdict for a three-card deal. ``stop`` (for timing only) returns after
+    stage 0 json.loads, 1 header + declarations + every card read + hands read back, 2 plays,
+    3 settlement."""
+    if stop == 0:
+        return json.loads(text)
+    rec, seats, dealer, pool, actions = read_record(text, rules, THREE, pool, 2, 15)
+    turnup = read_turnup(rec)
+    d = seats.index(dealer)
+    order = seats[d + 1:] + seats[:d + 1]  # eldest .. dealer
+    simple = pool == 0  # pools "simple-and-double", simple_pool "standard"
+
+    # ---- declarations (a double pool): stand, pass or take the miss, in turn from eldest
+    if simple:
+        standers, ended, j = order, "played", 0  # nobody declares: every player plays
+    else:  # (the miss: a dealer who defends is declined)
+        standers, ended, j, _defender = declare(actions, order, dealer, seats, True)
+
+    # ---- read the plays; each stander's hand is what he plays (the miss-taker's, the miss)
+    hands = {p: [] for p in standers}
+    plays = read_plays(actions[j:], CODE, _not_a_play_simple if simple else _not_a_play, _code,
+                       hands)
+    if ended != "played" and plays:
+        raise LeanError(f"play: the deal is over ({ended})")
+    dealt = [c for p in standers for c in hands[p]]
+    if ended == "played":
+        for p in standers:
+            if len(hands[p]) != 3:
+                raise LeanError(f"{p} plays {len(hands[p])} cards, not 3")
+    if turnup is not None:
+        dealt.append(turnup)
+    if len(set(dealt)) != len(dealt):
+        raise LeanError("a card is dealt twice (or is the turn-up)")
+    if stop == 1:
+        return hands
+
+    # ---- the play: eldest stander leads, each trick's winner leads the next
+    if simple:
+        trump = None  # turned after the first trick
+        judge = _judge(rules, turnup, "after-first-trick")
+    else:
+        trump = trumps_at_deal(turnup, plays)
+        judge = _judge(rules, turnup, "at-deal")
+    tricks, won, violations, offenders, trump = play_tricks(plays, hands, standers, trump,
+                                                            turnup, judge, ended)
+    if stop == 2:
+        return won
+
+    # ---- settlement: P = pool + the dealer's ante; three tricks take P, else floor(P/3) each
+    settlement = settle_three(rules, seats, dealer, pool, ended, standers, tricks, won,
+                              offenders)
     if stop == 3:
         return settlement
 
@@ -347,6 +385,23 @@ def lean_three(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
     return verdict(rules, "simple" if simple else "double",
                    None if trump is None else SUITS[trump], seats, d, standers, tricks, won,
                    violations, settlement, ended)
+
+
+def read_turnup(rec: dict) -> int | None:
+    """The record's turn-up as the engine's int (None if the record gives none)."""
+    turnup = rec.get("turnup")
+    if turnup is not None:
+        turnup = CODE.get(turnup) if type(turnup) is str else None
+        if turnup is None:
+            turnup = _code(rec["turnup"])
+    return turnup
+
+
+def trumps_at_deal(turnup: int | None, plays: list) -> int | None:
+    """Trumps turned at the deal: the turn-up's suit, which a deal played must give."""
+    if turnup is None and plays:
+        raise LeanError("turnup: the turn-up card is needed to know trumps")
+    return None if turnup is None else turnup // 13
 
 
 # ------------------------------------------------------------------ checking (never timed)
@@ -406,78 +461,110 @@ def _mutants(rec: dict, rng: random.Random) -> list[tuple[str, dict]]:
     return out
 
 
+@dataclass(frozen=True)
+class Probe:
+    """What ``main`` needs to check and time a lean replay of the mix's deals under one
+    preset's options."""
+
+    title: str  # the timed preset
+    lean: Callable[..., Any]
+    options: RuleSet
+    checked: str  # the presets played under ``options``, all of them checked
+    may_decline: Callable[[Item, dict], bool]
+    declined: str  # what it declines, in words
+    mutants: Callable[[dict, random.Random], list[tuple[str, dict]]]
+    kind_of: Callable[[Item], str]  # a timed deal's kind, counted in the report
+    labels: tuple[str, ...]  # lean's stages, for ``report`` and ``--once leanK``
+
+    def items(self, deals: int, seed: int) -> tuple[list[Item], list[Item]]:
+        """The mix's deals of the preset (timed) and all the deals played under the very
+        same options (checked)."""
+        mix, _reference = cached_items(deals, seed)
+        same = [i for i in mix if i.rules == self.options]
+        return [i for i in same if i.preset == self.title], same
+
+    def declines(self, item: Item) -> bool:
+        try:
+            self.lean(item.text, item.rules, item.pool, item.first_of_series)
+        except NotImplementedError:
+            return True
+        return False
+
+
+def _pool_kind(item: Item) -> str:
+    return "simple" if item.pool == 0 else "double"
+
+
+THREE_CARD = Probe("three-card", lean_three, THREE, "three-card and mississippi", _defended,
+                   "defended pools", _mutants, _pool_kind,
+                   ("json.loads", "header, declarations, hands", "plays (duties, winners)",
+                    "settlement", "verdict dict"))
+
+
 def three_card_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
     """The mix's three-card deals (timed) and all the deals played under the very same
     options (three-card and mississippi: checked)."""
-    mix, _reference = cached_items(deals, seed)
-    same = [i for i in mix if i.rules == THREE]
-    return [i for i in same if i.preset == "three-card"], same
+    return THREE_CARD.items(deals, seed)
 
 
-#: ``--once`` lean0 .. lean3: lean up to the end of stage k (json.loads, ..., settlement)
-ONCE_STAGES = ("lean0", "lean1", "lean2", "lean3")
-_ONCE = {
-    "none": lambda it: None,
-    "floor": lambda it: floor_deal(it.text, *it.floor_flags),
-    "engine": lambda it: replay(json.loads(it.text), it.rules, pool=it.pool,
-                                first_of_series=it.first_of_series),
-    "lean": lambda it: lean_three(it.text, it.rules, it.pool, it.first_of_series),
-}
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, probe: Probe = THREE_CARD, doc: str | None = None
+         ) -> int:
+    """Check ``probe`` against the engine on the mix, then time it beside the floor and the
+    engine (or, with ``--once``, replay the timed deals once with one of them)."""
+    parser = argparse.ArgumentParser(description=(doc or __doc__).splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--deals", type=int, default=9000,
-                        help="mix deals (stages.cached_items); a ninth are three-card")
+                        help=f"mix deals (stages.cached_items); a ninth are {probe.title}")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-mutations", action="store_true")
-    parser.add_argument("--once", choices=("none", "floor", "engine", "lean", *ONCE_STAGES),
+    once_stages = [f"lean{k}" for k in range(len(probe.labels) - 1)]
+    parser.add_argument("--once", choices=("none", "floor", "engine", "lean", *once_stages),
                         help="replay the timed deals once with this and exit (no checks), "
-                             "for counting instructions under valgrind")
+                             "for counting instructions under valgrind "
+                             "(leanK: lean up to the end of stage K)")
     args = parser.parse_args(argv)
-    timed, same = three_card_items(args.deals, args.seed)
+    timed, same = probe.items(args.deals, args.seed)
+    lean = probe.lean
     if args.once:
-        items = [i for i in timed if not _declined(i)]
-        fn = _ONCE.get(args.once)
+        items = [i for i in timed if not probe.declines(i)]
+        once = {
+            "none": lambda it: None,
+            "floor": lambda it: floor_deal(it.text, *it.floor_flags),
+            "engine": lambda it: replay(json.loads(it.text), it.rules, pool=it.pool,
+                                        first_of_series=it.first_of_series),
+            "lean": lambda it: lean(it.text, it.rules, it.pool, it.first_of_series),
+        }
+        fn = once.get(args.once)
         if fn is None:
-            stop = ONCE_STAGES.index(args.once)
+            stop = once_stages.index(args.once)
             for item in items:
-                lean_three(item.text, item.rules, item.pool, item.first_of_series, stop=stop)
+                lean(item.text, item.rules, item.pool, item.first_of_series, stop=stop)
         else:
             for item in items:
                 fn(item)
         return 0
-    handled = check_equal(same, lean_three, _defended)
+    handled = check_equal(same, lean, probe.may_decline)
+    left = len(same) - len(handled)
     print(f"check: lean verdict == engine verdict for {len(handled):,} of {len(same):,} mix "
-          f"deals under the three-card options (three-card and mississippi); the other "
-          f"{len(same) - len(handled)} are defended pools (lean declines)")
+          f"deals under the {probe.title} options ({probe.checked})"
+          + (f"; the other {left} are {probe.declined} (lean declines)" if left else ""))
     if not args.no_mutations:
         per_kind: dict = {}
-        check_mutants(handled[:300], per_kind, lean_three, _mutants)
-        print("mutants of 300 deals (lean vs engine agree on each):")
+        check_mutants(handled[:300], per_kind, lean, probe.mutants)
+        print(f"mutants of {min(len(handled), 300)} deals (lean vs engine agree on each):")
         for kind, outcomes in per_kind.items():
             print(f"  {kind:<10}" + ", ".join(f"{v} {k}" for k, v in sorted(outcomes.items())))
-    items = [i for i in timed if not _declined(i)]
-    kinds = {}
+    items = [i for i in timed if not probe.declines(i)]
+    kinds: dict[str, int] = {}
     for i in items:
-        kind = "simple" if i.pool == 0 else "double"
+        kind = probe.kind_of(i)
         kinds[kind] = kinds.get(kind, 0) + 1
-    print(f"timed: the mix's {len(items):,} three-card deals lean handles ({kinds}; "
-          f"{len(timed) - len(items)} defended pools left out), "
-          f"{sum(i.plays for i in items) / len(items):.1f} plays a deal")
-    report("three-card", items, lean_three, ["json.loads", "header, declarations, hands",
-                                             "plays (duties, winners)", "settlement",
-                                             "verdict dict"], args.repeat)
+    left = len(timed) - len(items)
+    print(f"timed: the mix's {len(items):,} {probe.title} deals lean handles ({kinds}"
+          + (f"; {left} {probe.declined} left out" if left else "")
+          + f"), {sum(i.plays for i in items) / len(items):.1f} plays a deal")
+    report(probe.title, items, lean, list(probe.labels), args.repeat)
     return 0
-
-
-def _declined(item: Item) -> bool:
-    try:
-        lean_three(item.text, item.rules, item.pool, item.first_of_series)
-    except NotImplementedError:
-        return True
-    return False
 
 
 if __name__ == "__main__":
