@@ -20,7 +20,9 @@ refuse, or lean declines (NotImplementedError: outside the workload it is writte
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 ``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
 settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
-with those and this module's exchanges (``read_exchanges``, ``read_back``, ``exchange``).
+with those and this module's exchanges (``read_exchanges``, ``exchange_hands``);
+``bench/lean_five.py`` probes its five-card deals with those and this module's tricks and
+settlement (``play_five``, ``settle_five``).
 """
 from __future__ import annotations
 
