@@ -79,15 +79,11 @@ def lean_irish(text: str, rules: RuleSet, pool: int | None, first_of_series: boo
     plays = probe.read_plays(actions[j:], CODE, three._not_a_play, probe._code, played)
     if ended != "played" and (plays or exchanges):
         raise probe.LeanError(f"the deal is over ({ended})")
-    # each stander's dealt hand, read back: unplayed discards + plays not drawn
-    hands, known = probe.read_back(standers, played, exchanges, 3, dealer, turnup, False)
-    if stop == 1:
-        return hands
-
-    # ---- exchanges in turn from eldest, up to 3 cards each; the turn-up is nobody's
-    probe.exchange(exchanges, standers, hands, known, dealer, turnup, False, 3,
-                   52 - 3 * len(seats) - 1)
-    if stop == 2:
+    # each stander's dealt hand, read back (unplayed discards + plays not drawn); then the
+    # exchanges in turn from eldest, up to 3 cards each; the turn-up is nobody's
+    hands = probe.exchange_hands(standers, played, exchanges, 3, dealer, turnup, False,
+                                 len(seats), stop)
+    if stop <= 2:
         return hands
 
     # ---- the play: as a double pool, trumps turned at the deal

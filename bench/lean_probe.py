@@ -20,7 +20,9 @@ refuse, or lean declines (NotImplementedError: outside the workload it is writte
 Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 ``bench/lean_three.py`` probes the mix's three-card deals with this module's header checks,
 settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
-with those and this module's exchanges (``read_exchanges``, ``read_back``, ``exchange``).
+with those and this module's exchanges (``read_exchanges``, ``exchange_hands``);
+``bench/lean_five.py`` probes its five-card deals with those and this module's tricks and
+settlement (``play_five``, ``settle_five``).
 """
 from __future__ import annotations
 
@@ -381,6 +383,20 @@ def exchange(exchanges: list, standers: list[str], hands: dict[str, list], known
         raise LeanError(f"{dealer}: a standing dealer takes the turn-up; the exchange is missing")
 
 
+def exchange_hands(standers: list[str], played: dict[str, list], exchanges: list, size: int,
+                   dealer: str, turnup: Any, takes_turnup: bool, n_seats: int, stop: int
+                   ) -> dict[str, list]:
+    """The standers' hands read back through the exchanges (``read_back``), then the
+    exchanges made in turn (``exchange``; ``size`` cards dealt each to ``n_seats``, at most
+    ``size`` changed). ``stop`` 1 (timing) returns the hands as dealt."""
+    hands, known = read_back(standers, played, exchanges, size, dealer, turnup, takes_turnup)
+    if stop == 1:
+        return hands
+    exchange(exchanges, standers, hands, known, dealer, turnup, takes_turnup, size,
+             52 - size * n_seats - 1)
+    return hands
+
+
 def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bool,
                 stop: int = 9) -> dict:
     """The engine's verdict for a reference deal. ``stop`` (for timing only) returns after
@@ -415,17 +431,34 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
     # disjoint below and every play removes its card from the hand, so the second play of a
     # card fails "cannot hold" in the play
 
-    # ---- each stander's dealt hand, read back: unplayed discards + plays not drawn
-    hands, known = read_back(order, played, exchanges, 5, dealer, turnup, True)
-    if stop == 1:
-        return hands
-
-    # ---- exchanges in turn from eldest; the dealer takes the turn-up
-    exchange(exchanges, order, hands, known, dealer, turnup, True, 5, 52 - 5 * n - 1)
-    if stop == 2:
+    # ---- each stander's dealt hand, read back (unplayed discards + plays not drawn); then
+    # the exchanges in turn from eldest, the dealer taking the turn-up
+    hands = exchange_hands(order, played, exchanges, 5, dealer, turnup, True, n, stop)
+    if stop <= 2:
         return hands
 
     # ---- the play: eldest leads, each trick's winner leads the next
+    tricks, won, violations, offenders = play_five(plays, hands, order, trump)
+    if stop == 3:
+        return won
+
+    # ---- settlement: P = pool + the dealer's ante; a sweep takes P, else floor(P/5) a trick
+    settlement = settle_five(rules, seats, dealer, pool, order, tricks, won, offenders)
+    if stop == 4:
+        return settlement["deltas"]
+
+    # ---- the verdict
+    return verdict(rules, None, trump, seats, d, order, five_tricks(tricks), won, violations,
+                   settlement, "played")
+
+
+def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
+              ) -> tuple[list[tuple], dict[str, int], list, list]:
+    """Five tricks of five-card Loo under the preset options, the first of ``order`` (the
+    standers from eldest) leading and each winner leading the next, every play in turn and in
+    hand with each duty judged. Returns (the tricks as (number, leader, cards, winner), tricks
+    won, violations, offenders)."""
+    n = len(order)
     es = ES[trump]
     key = KEY[trump]
     ace = "A" + trump
@@ -501,10 +534,13 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
             turn = turn_from(order, win)
     if no <= 5:
         raise LeanError(f"the record stops in trick {no} of 5 ({turn[pos]} to play)")
-    if stop == 3:
-        return won
+    return tricks, won, violations, offenders
 
-    # ---- settlement: P = pool + the dealer's ante; a sweep takes P, else floor(P/5) a trick
+
+def settle_five(rules: RuleSet, seats: list[str], dealer: str, pool: int, order: list[str],
+                tricks: list[tuple], won: dict[str, int], offenders: list) -> dict:
+    """The settlement of five tricks played by ``order``: P = pool + the dealer's ante; a sweep
+    takes P, else floor(P/5) a trick; looed: offenders, and standers without a trick."""
     antes, big, full = open_books(rules, dealer, pool)
     loos = {}
     if full:
@@ -524,14 +560,12 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
         for s in order:
             if not won[s] and s not in offenders:
                 loos[s] = loos.get(s, 0) + full
-    settlement = settle(seats, pool, big, antes, payouts, loos)
-    if stop == 4:
-        return settlement["deltas"]
+    return settle(seats, pool, big, antes, payouts, loos)
 
-    # ---- the verdict
-    return verdict(rules, None, trump, seats, d, order,
-                   [{"number": t[0], "leader": t[1], "cards": t[2], "winner": t[3]}
-                    for t in tricks], won, violations, settlement, "played")
+
+def five_tricks(tricks: list[tuple]) -> list[dict]:
+    """The verdict's tricks, from ``play_five``'s."""
+    return [{"number": t[0], "leader": t[1], "cards": t[2], "winner": t[3]} for t in tricks]
 
 
 # ------------------------------------------------------------------ checking (never timed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import partial
 from pathlib import Path
 from random import Random
 
@@ -16,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from engine import preset_items
 from lean_irish import IRISH, _how, _mutants, _none, lean_irish
-from lean_probe import LeanError, check_equal, check_mutants
+from lean_probe import LeanError, check_equal
+
+from tests.engine.lean_deals import ANN_AND_CAT_STAND, agree_on_edits, deal_text, same_verdict
 
 
 @pytest.fixture(scope="module")
@@ -33,41 +36,21 @@ def test_probe_verdicts_equal_the_engines(items):
 
 
 def test_probe_and_engine_agree_on_edited_records(items):
-    per_kind: dict = {}
-    check_mutants(items[:20], per_kind, lean_irish, _mutants)  # asserts agreement on each
-    outcomes = {o for kinds in per_kind.values() for o in kinds}
-    assert "same verdict, irregular" in outcomes
-    assert per_kind["draw-seen"] == {"both refuse": sum(per_kind["draw-seen"].values())}
+    agree_on_edits(items, lean_irish, _mutants)
 
 
-def _deal(declarations: list[tuple[str, str]], exchanges: list[tuple[str, list, list]],
-          plays: list[tuple[str, str]]) -> str:
-    """Four players, dan deals, a pool of 6, hearts turned (2H)."""
-    return json.dumps({
-        "format": "loo-deal/1", "seats": ["ann", "bob", "cat", "dan"], "dealer": "dan",
-        "pool": 6, "turnup": "2H",
-        "actions": [{"player": p, "action": a} for p, a in declarations]
-        + [{"player": p, "action": "exchange", "discard": out, "draw": draw}
-           for p, out, draw in exchanges]
-        + [{"player": p, "action": "play", "card": c} for p, c in plays]})
-
-
-def _both(text: str) -> dict:
-    mine = lean_irish(text, IRISH, 6, False)
-    assert mine == replay(json.loads(text), IRISH, pool=6, first_of_series=False)
-    return mine
-
+#: lean_irish's verdict on a ``deal_text`` deal with a pool of 6, equal to the engine's
+_both = partial(same_verdict, lean_irish, IRISH, 6)
 
 # ann is dealt KS AD 4C and changes 4C for 7H; cat is dealt 5S QD 8C and keeps them
-_STAND = [("ann", "stand"), ("bob", "pass"), ("cat", "stand"), ("dan", "pass")]
 _ANN_CHANGES = [("ann", ["4C"], ["7H"])]
 
 
 def test_probe_reads_hands_back_through_the_exchange_like_the_engine():
-    mine = _both(_deal(_STAND, _ANN_CHANGES, [
+    mine = _both(ANN_AND_CAT_STAND, _ANN_CHANGES, [
         ("ann", "7H"), ("cat", "5S"),     # ann must lead her trump; cat has none
         ("ann", "KS"), ("cat", "8C"),     # cat holds no spade now
-        ("ann", "AD"), ("cat", "QD")]))   # cat follows, unable to head
+        ("ann", "AD"), ("cat", "QD")])   # cat follows, unable to head
     assert mine["pool_kind"] is None and mine["trumps"] == "H"
     assert mine["standers"] == ["ann", "cat"] and mine["status"] == "valid"
     assert [t["winner"] for t in mine["tricks"]] == ["ann", "ann", "ann"]
@@ -79,10 +62,10 @@ def test_probe_reads_hands_back_through_the_exchange_like_the_engine():
 
 
 def test_probe_judges_a_revoke_with_the_engines_judge():
-    mine = _both(_deal(_STAND, _ANN_CHANGES, [
+    mine = _both(ANN_AND_CAT_STAND, _ANN_CHANGES, [
         ("ann", "7H"), ("cat", "8C"),
         ("ann", "KS"), ("cat", "QD"),     # cat holds 5S: a revoke
-        ("ann", "AD"), ("cat", "5S")]))
+        ("ann", "AD"), ("cat", "5S")])
     assert mine["violations"] == [{"player": "cat", "rule": "revoke", "trick": 2, "card": "QD",
                                    "evidence": "held 5S when KS was led",
                                    "penalty": "full-loo"}]
@@ -91,10 +74,10 @@ def test_probe_judges_a_revoke_with_the_engines_judge():
 
 def test_probe_settles_a_defended_pool_like_the_engine():
     # dan defends against ann alone and takes every trick: his takes stay in the pool
-    mine = _both(_deal([("ann", "stand"), ("bob", "pass"), ("cat", "pass"), ("dan", "defend")],
-                       [], [("ann", "7H"), ("dan", "9H"),    # dan must head the trump led
-                            ("dan", "2C"), ("ann", "KS"),
-                            ("dan", "3C"), ("ann", "AD")]))
+    mine = _both([("ann", "stand"), ("bob", "pass"), ("cat", "pass"), ("dan", "defend")],
+                 [], [("ann", "7H"), ("dan", "9H"),    # dan must head the trump led
+                      ("dan", "2C"), ("ann", "KS"),
+                      ("dan", "3C"), ("ann", "AD")])
     assert mine["defender"] == "dan"
     assert [t["winner"] for t in mine["tricks"]] == ["dan", "dan", "dan"]
     assert mine["settlement"]["payouts"] == {}
@@ -104,14 +87,14 @@ def test_probe_settles_a_defended_pool_like_the_engine():
 
 
 def test_probe_refuses_what_the_engine_refuses():
-    seen = _deal(_STAND, [("ann", ["4C"], ["2H"])], [  # the turn-up is not in the stock
+    seen = deal_text(6, ANN_AND_CAT_STAND, [("ann", ["4C"], ["2H"])], [  # the turn-up is not in the stock
         ("ann", "2H"), ("cat", "5S"), ("ann", "KS"), ("cat", "8C"), ("ann", "AD"),
         ("cat", "QD")])
     with pytest.raises(LeanError):
         lean_irish(seen, IRISH, 6, False)
     with pytest.raises(RecordError):
         replay(json.loads(seen), IRISH, pool=6, first_of_series=False)
-    no_miss = _deal([("ann", "take-miss")], [], [])
+    no_miss = deal_text(6, [("ann", "take-miss")], [], [])
     with pytest.raises(LeanError):
         lean_irish(no_miss, IRISH, 6, False)
     with pytest.raises(RecordError):
