@@ -501,12 +501,6 @@ THREE_CARD = Probe("three-card", lean_three, THREE, "three-card and mississippi"
                     "settlement", "verdict dict"))
 
 
-def three_card_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
-    """The mix's three-card deals (timed) and all the deals played under the very same
-    options (three-card and mississippi: checked)."""
-    return THREE_CARD.items(deals, seed)
-
-
 def main(argv: list[str] | None = None, probe: Probe = THREE_CARD, doc: str | None = None
          ) -> int:
     """Check ``probe`` against the engine on the mix, then time it beside the floor and the
