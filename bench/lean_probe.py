@@ -22,7 +22,9 @@ Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
 with those and this module's exchanges (``read_exchanges``, ``exchange_hands``);
 ``bench/lean_five.py`` probes its five-card deals with those and this module's tricks and
-settlement (``play_five``, ``settle_five``).
+settlement (``play_five``, ``settle_five``); ``bench/lean_poker.py`` its poker-Loo deals with
+the tricks under that preset's duties (``play_five`` without Pam or a trump to lead, an offence
+throwing the hand in) and the books with every player's ante (``open_books``).
 """
 from __future__ import annotations
 
