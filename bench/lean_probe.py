@@ -22,7 +22,9 @@ Times are CPU (time.process_time), best of --repeat, after gc.freeze().
 settlement, verdict, checks and timing; ``bench/lean_irish.py`` probes its Irish Loo deals
 with those and this module's exchanges (``read_exchanges``, ``exchange_hands``);
 ``bench/lean_five.py`` probes its five-card deals with those and this module's tricks and
-settlement (``play_five``, ``settle_five``).
+settlement (``play_five``, ``settle_five``); ``bench/lean_poker.py`` its poker-Loo deals with
+the tricks under that preset's duties (``play_five`` without Pam or a trump to lead, an offence
+throwing the hand in) and the books with every player's ante (``open_books``).
 """
 from __future__ import annotations
 
@@ -56,15 +58,23 @@ PAM = "JC"
 RANKS = "23456789TJQKA"
 #: every spelling the engine accepts -> canonical name
 CANON = {spelling: NAME[code] for spelling, code in CODE.items()}
-#: per trump suit: effective suit (Pam is a trump) and strength (plain 2..14, trump 22..34,
-#: Pam 50), as games.rules.duties.card_tables
-ES: dict[str, dict[str, str]] = {}
-KEY: dict[str, dict[str, int]] = {}
-for _t in "CDHS":
-    ES[_t] = {name: name[1] for name in NAME}
-    KEY[_t] = {name: RANKS.index(name[0]) + 2 + (20 if name[1] == _t else 0) for name in NAME}
-    ES[_t][PAM] = _t
-    KEY[_t][PAM] = 50
+
+
+def name_tables(pam: str | None) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]]]:
+    """Per trump suit: each card name's effective suit (Pam, if any, is a trump) and strength
+    (plain 2..14, trump 22..34, Pam 50), as games.rules.duties.card_tables."""
+    es: dict[str, dict[str, str]] = {}
+    key: dict[str, dict[str, int]] = {}
+    for t in "CDHS":
+        es[t] = {name: name[1] for name in NAME}
+        key[t] = {name: RANKS.index(name[0]) + 2 + (20 if name[1] == t else 0) for name in NAME}
+        if pam is not None:
+            es[t][pam] = t
+            key[t][pam] = 50
+    return es, key
+
+
+ES, KEY = name_tables(PAM)
 _OUT_OF_SCOPE = frozenset({"hands", "miss", "stock", "result", "redeal", "final", "sits_out"})
 _DECLARATIONS = frozenset({"stand", "pass", "take-miss", "defend", "fold"})  # the engine's, aliases too
 
@@ -217,11 +227,11 @@ def read_record(text: str, rules: RuleSet, options: RuleSet, pool: int | None, l
 
 
 def offence(violations: list, offenders: list, player: str, found: tuple[str, str], trick: int,
-            card: str) -> None:
+            card: str, penalty: str = "full-loo") -> None:
     """A play's offence, as ``Deal._offence`` books it: a violation, and its player looed once
-    (a full loo)."""
+    (a full loo; at poker-Loo, burned)."""
     violations.append({"player": player, "rule": found[0], "trick": trick, "card": card,
-                       "evidence": found[1], "penalty": "full-loo"})
+                       "evidence": found[1], "penalty": penalty})
     if player not in offenders:
         offenders.append(player)
 
@@ -232,11 +242,18 @@ def turn_from(order: list[str], leader: str) -> list[str]:
     return order[k:] + order[:k]
 
 
-def open_books(rules: RuleSet, dealer: str, pool: int) -> tuple[dict, int, int]:
-    """(antes, P, the full loo): the dealer's ante makes P, the pool played for."""
-    ante = rules.ante[0]
+def open_books(rules: RuleSet, dealer: str, pool: int, others: list[str] | tuple = ()
+               ) -> tuple[dict, int, int]:
+    """(antes, P, the full loo): the dealer's ante, and each of ``others``' (poker-Loo's first
+    deal: everyone's), make P, the pool played for."""
+    ante, each = rules.ante
+    antes = {dealer: ante} if ante else {}
     big = pool + ante
-    return ({dealer: ante} if ante else {}), big, rules.full_loo(big)
+    if each and others:
+        for s in others:
+            antes[s] = each
+        big += each * len(others)
+    return antes, big, rules.full_loo(big)
 
 
 def settle(seats: list[str], pool: int, big: int, antes: dict, payouts: dict, loos: dict
@@ -261,9 +278,11 @@ def settle(seats: list[str], pool: int, big: int, antes: dict, payouts: dict, lo
 
 def verdict(rules: RuleSet, pool_kind: str | None, trump: str | None, seats: list[str],
             d: int, standers: list[str], tricks: list, won: dict, violations: list,
-            settlement: dict, ended: str, defender: str | None = None) -> dict:
+            settlement: dict, ended: str, defender: str | None = None, again: bool = False,
+            first_next: bool = False) -> dict:
     """The verdict dict, field for field as ``games.rules.verdict`` builds it (``d``: the
-    dealer's seat index; the next deal is the next seat's, never the first of a series)."""
+    dealer's seat index; the next deal is the next seat's, or with ``again`` the same dealer's;
+    ``first_next``: it starts a poker-Loo series)."""
     out = {
         "status": "irregular" if violations else "valid",
         "pool_kind": pool_kind,
@@ -275,8 +294,8 @@ def verdict(rules: RuleSet, pool_kind: str | None, trump: str | None, seats: lis
         "violations": violations,
         "settlement": settlement,
         "ended": ended,
-        "next": {"dealer": seats[(d + 1) % len(seats)], "pool": settlement["pool_after"],
-                 "first_of_series": False},
+        "next": {"dealer": seats[d if again else (d + 1) % len(seats)],
+                 "pool": settlement["pool_after"], "first_of_series": first_next},
         "engine": {"version": ENGINE_VERSION, "rules": rules.to_options()},
     }
     if defender is not None:
@@ -309,11 +328,13 @@ def read_exchanges(actions: list, j: int, seats: list[str], table: dict,
     return exchanges, j
 
 
-def read_back(standers: list[str], played: dict[str, list], exchanges: list, size: int,
+def read_back(standers: list[str], played: dict[str, list], exchanges: list, size: int | None,
               dealer: str, turnup: Any, takes_turnup: bool) -> tuple[dict[str, list], set]:
     """Each stander's dealt hand read back through the exchanges (unplayed discards + plays
     not drawn; a dealer who ``takes_turnup`` did not hold it) and checked: ``size`` cards
-    each, no card twice, nor the turn-up. Returns the hands and every card seen so far."""
+    each (None: not checked here, as at poker-Loo, where an offence throws the hand in before
+    the cards run out or over, so the play decides), no card twice, nor the turn-up. Returns
+    the hands and every card seen so far."""
     exchanged = {p: (out, drawn) for p, out, drawn in exchanges}
     hands = {}
     dealt_all = [] if turnup is None else [turnup]
@@ -327,7 +348,7 @@ def read_back(standers: list[str], played: dict[str, list], exchanges: list, siz
             dealt = list(cards)
         if takes_turnup and p == dealer and turnup in dealt:
             dealt.remove(turnup)  # taken, not dealt
-        if len(dealt) != size:
+        if size is not None and len(dealt) != size:
             raise LeanError(f"{p} is read back holding {len(dealt)} cards, not {size}")
         hands[p] = dealt
         dealt_all += dealt
@@ -384,16 +405,18 @@ def exchange(exchanges: list, standers: list[str], hands: dict[str, list], known
 
 
 def exchange_hands(standers: list[str], played: dict[str, list], exchanges: list, size: int,
-                   dealer: str, turnup: Any, takes_turnup: bool, n_seats: int, stop: int
-                   ) -> dict[str, list]:
-    """The standers' hands read back through the exchanges (``read_back``), then the
-    exchanges made in turn (``exchange``; ``size`` cards dealt each to ``n_seats``, at most
-    ``size`` changed). ``stop`` 1 (timing) returns the hands as dealt."""
-    hands, known = read_back(standers, played, exchanges, size, dealer, turnup, takes_turnup)
+                   dealer: str, turnup: Any, takes_turnup: bool, n_seats: int, stop: int,
+                   limit: int | None = None, exact: bool = True) -> dict[str, list]:
+    """The standers' hands read back through the exchanges (``read_back``; ``exact``: checked
+    to hold ``size`` cards), then the exchanges made in turn (``exchange``; ``size`` cards
+    dealt each to ``n_seats``, at most ``limit``, by default ``size``, changed). ``stop`` 1
+    (timing) returns the hands as dealt."""
+    hands, known = read_back(standers, played, exchanges, size if exact else None, dealer,
+                             turnup, takes_turnup)
     if stop == 1:
         return hands
-    exchange(exchanges, standers, hands, known, dealer, turnup, takes_turnup, size,
-             52 - size * n_seats - 1)
+    exchange(exchanges, standers, hands, known, dealer, turnup, takes_turnup,
+             size if limit is None else limit, 52 - size * n_seats - 1)
     return hands
 
 
@@ -452,15 +475,22 @@ def lean_replay(text: str, rules: RuleSet, pool: int | None, first_of_series: bo
                    settlement, "played")
 
 
-def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
+def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str,
+              pam: str | None = PAM, tables: tuple[dict, dict] = (ES, KEY),
+              lead_duty: bool = True, throw_in: bool = False
               ) -> tuple[list[tuple], dict[str, int], list, list]:
     """Five tricks of five-card Loo under the preset options, the first of ``order`` (the
     standers from eldest) leading and each winner leading the next, every play in turn and in
     hand with each duty judged. Returns (the tricks as (number, leader, cards, winner), tricks
-    won, violations, offenders)."""
+    won, violations, offenders).
+
+    Poker-Loo's preset plays the same tricks with fewer duties: no Pam (``pam`` None, and
+    ``tables`` from ``name_tables(None)``), no trump to lead (``lead_duty`` False), follow
+    suit only; and (``throw_in``) an offence, a play out of turn too, burns its player and
+    throws the hand in at once: the tricks are those finished, the later plays unread."""
     n = len(order)
-    es = ES[trump]
-    key = KEY[trump]
+    es = tables[0][trump]
+    key = tables[1][trump]
     ace = "A" + trump
     violations = []
     offenders = []
@@ -479,11 +509,15 @@ def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
         if p != turn[pos]:
             if pos and p in cards:
                 raise LeanError(f"{p} plays twice to trick {no}")
-            raise NotImplementedError("a play out of turn (an offence: not in the workload)")
+            if not throw_in:
+                raise NotImplementedError("a play out of turn (an offence: not in the workload)")
+            late = f"{p} played {c} when {turn[pos]} was to play"
+            offence(violations, offenders, p, ("played-out-of-turn", late), no, c, "burn")
+            return tricks, won, violations, offenders
         found = None
         if pos == 0:
             # the lead; lead_trump "first-trick": trick 1's leader leads a trump if able
-            if no == 1 and es[c] != trump:
+            if lead_duty and no == 1 and es[c] != trump:
                 for x in hand:
                     if es[x] == trump:
                         found = ("failed-to-lead-trump", f"led {c} holding the trump {x}")
@@ -493,12 +527,12 @@ def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
             led = es[c]
             best = key[c]
             win = p
-            pam_led = c == PAM
+            pam_led = c == pam
             # pam_be_civil "binding": the ace of trumps led with "Pam be civil" said
             civil = c == ace and a.get("say") == "pam-be-civil"
         else:
             ce = es[c]
-            if ce != led or c == PAM or pam_led:
+            if ce != led or c == pam or pam_led:
                 if pam_led:
                     if ce != trump:  # Pam led: a trump if able
                         for x in hand:
@@ -506,16 +540,16 @@ def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
                                 found = ("failed-to-play-trump-to-pam",
                                          f"held the trump {x} when Pam was led, played {c}")
                                 break
-                elif c == PAM:  # Pam need not follow suit, but must be civil when asked
+                elif c == pam:  # Pam need not follow suit, but must be civil when asked
                     if civil:
                         for x in hand:
-                            if es[x] == trump and x != PAM:
+                            if es[x] == trump and x != pam:
                                 found = ("pam-not-civil", ("played Pam after \"Pam be civil\" "
                                          f"holding the trump {x}"))
                                 break
                 else:  # follow suit if able (Pam excepted)
                     for x in hand:
-                        if es[x] == led and x != PAM:
+                        if es[x] == led and x != pam:
                             found = ("revoke", f"held {x} when {lead} was led")
                             break
             if (ce == led or ce == trump) and key[c] > best:
@@ -523,6 +557,9 @@ def play_five(plays: list, hands: dict[str, list], order: list[str], trump: str
                 win = p
             cards[p] = c
         if found is not None:
+            if throw_in:
+                offence(violations, offenders, p, found, no, c, "burn")
+                return tricks, won, violations, offenders
             offence(violations, offenders, p, found, no, c)
         hand.remove(c)
         pos += 1

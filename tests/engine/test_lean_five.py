@@ -7,20 +7,23 @@ import json
 import sys
 from functools import partial
 from pathlib import Path
-from random import Random
 
 import pytest
 
 from games.rules import RecordError, replay
-from games.rules.simulate import uniform
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from engine import preset_items
 from lean_five import FIVE, _how, _mutants, lean_five
-from lean_probe import LeanError, _ends_in_flush, check_equal
+from lean_probe import LeanError, _ends_in_flush
 
-from tests.engine.lean_deals import ANN_AND_CAT_STAND, agree_on_edits, deal_text, same_verdict
+from tests.engine.lean_deals import (
+    ANN_AND_CAT_STAND,
+    agree_on_edits,
+    deal_text,
+    mix_deals,
+    same_verdict,
+)
 
 #: lean_five's verdict on a ``deal_text`` deal with a pool of 10, equal to the engine's
 _both = partial(same_verdict, lean_five, FIVE, 10)
@@ -32,8 +35,7 @@ _ANN_CHANGES = [("ann", ["4C"], ["6C"])]
 @pytest.fixture(scope="module")
 def items():
     """Five-card deals as the benchmark's mix makes them (4-6 seats, uniform choices)."""
-    generated = preset_items("five-card", 72, Random(5), (4, 5, 6), uniform)
-    handled = check_equal(generated, lean_five, _ends_in_flush)  # lean == engine on each
+    generated, handled = mix_deals("five-card", lean_five, _ends_in_flush)  # lean == engine
     assert len(handled) >= len(generated) - 2
     return handled
 

@@ -6,27 +6,30 @@ import json
 import sys
 from functools import partial
 from pathlib import Path
-from random import Random
 
 import pytest
 
 from games.rules import RecordError, replay
-from games.rules.simulate import uniform
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from engine import preset_items
 from lean_irish import IRISH, _how, _mutants, _none, lean_irish
-from lean_probe import LeanError, check_equal
+from lean_probe import LeanError
 
-from tests.engine.lean_deals import ANN_AND_CAT_STAND, agree_on_edits, deal_text, same_verdict
+from tests.engine.lean_deals import (
+    ANN_AND_CAT_STAND,
+    agree_on_edits,
+    deal_text,
+    mix_deals,
+    same_verdict,
+)
 
 
 @pytest.fixture(scope="module")
 def items():
     """Irish deals as the benchmark's mix makes them (4-6 seats, uniform choices)."""
-    generated = preset_items("irish", 72, Random(5), (4, 5, 6), uniform)
-    assert check_equal(generated, lean_irish, _none) == generated  # lean == engine on each
+    generated, handled = mix_deals("irish", lean_irish, _none)
+    assert handled == generated  # lean == engine on each
     return generated
 
 
