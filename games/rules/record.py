@@ -296,7 +296,15 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 miss = list(cards)
             continue
         exchanged = exchanges.get(player)
-        hands[player] = cards if exchanged is None else _read_back(cards, exchanged)
+        if exchanged is None:
+            hands[player] = cards
+        else:
+            hands[player] = _read_back(cards, exchanged)
+            if len(hands[player]) > r.hand_size:
+                swollen = _unplayed_draw(actions, player, seen, exchanged[1],
+                                         len(hands[player]), r)
+                if swollen:  # else the deal names what is wrong with the exchange
+                    errors.append(swollen)
         inferred.append(player)
     if turnup is not None and r.turnup_to_dealer and r.game != "irish" and dealer in inferred \
             and turnup in hands[dealer]:  # taken, not dealt (even unrecorded)
@@ -325,6 +333,27 @@ def _read_back(played: list[int], exchanged: tuple[list[int], list[int]]) -> lis
     """An exchanger's dealt hand: the discards not played again, then the plays not drawn."""
     kept, drawn = exchanged
     return kept + [c for c in played if c not in drawn]
+
+
+def _unplayed_draw(actions: list, player: str, seen: set[int], drawn: list[int],
+                   size: int, r: RuleSet) -> dict[str, Any] | None:
+    """A card drawn and never played swells the hand read back past a dealt hand: after the
+    exchange the player would hold more cards than the deal gives, which no table can
+    show. Named at the player's exchange, by the first such card. None where every draw
+    was played by someone (a draw another plays is not in the stock: the deal says so) or
+    the exchange draws a count other than it discards (the deal names that too)."""
+    unplayed = [NAME[c] for c in drawn if c not in seen]
+    index = next((i for i, a in enumerate(actions) if type(a) is dict
+                  and a.get("action") == "exchange" and a.get("player") == player
+                  and _card_lists(a)), None)
+    if not unplayed or index is None \
+            or len(actions[index].get("discard") or ()) != len(actions[index].get("draw") or ()):
+        return None
+    return record_error(
+        f"{player} drew {' '.join(unplayed)} and never played "
+        f"{'it' if len(unplayed) == 1 else 'them'}: the plays and the exchange read back "
+        f"{size} cards dealt to {player}, and {GAME_NAMES[r.game]} deals {r.hand_size}",
+        index=index, player=player, card=unplayed[0])
 
 
 def _dealer_owns(r: RuleSet, dealer: Any, turnup: int, plays: Mapping[Any, list[int]]) -> bool:

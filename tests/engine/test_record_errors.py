@@ -9,6 +9,7 @@ import pytest
 from games.rules import RecordError, replay
 from tests.engine.dealkit import assert_conserved, record, record_errors
 from tests.engine.test_five_card_declare import EXCHANGE_DEAL, TURNUP_DEAL
+from tests.engine.test_irish import DECLARE, PLAYS, irish
 
 FIVE = {"game": "five-card"}
 THREE = {"game": "three-card"}
@@ -264,6 +265,37 @@ def test_exchanges_that_cannot_be(spoil, index, player, message):
     errors = record_errors(rec)
     assert named(errors, index, player), errors
     assert any(e["message"] == message for e in errors), errors
+
+
+def test_a_card_drawn_and_never_played():
+    # ann discards 2C 3D and draws KH 9S; she plays AH KH 7S 5D 4C and never 9S. Read back, she
+    # was dealt 2C 3D (kept out of play) + AH 7S 5D 4C (played, not drawn): six cards, and after
+    # her exchange she would hold AH KH 7S 5D 4C 9S. Up to 1.2.0 the deal was settled as valid.
+    rec = five_card()
+    _exchange(rec, 4).update(draw=["KH", "9S"])
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(rec)] == [
+        (4, "ann", "9S", ("ann drew 9S and never played it: the plays and the exchange read back "
+                         "6 cards dealt to ann, and five-card Loo deals 5"))]
+
+
+def test_a_draw_another_player_plays_is_named_once():
+    # ann "draws" QH, which bob plays to trick 1: the card was in bob's hand, not the stock.
+    # That is the error; her hand read back (six cards) is its consequence, not a second one.
+    rec = five_card()
+    _exchange(rec, 4).update(draw=["KH", "QH"])
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(rec)] == [
+        (4, "ann", "QH", "ann draws QH, which is not in the stock")]
+
+
+def test_cards_drawn_and_never_played_at_irish_loo():
+    # dan discards 2S 3S 4C and draws AD 5H 6S, then plays AD 6S 5H; with 9H and TS drawn for
+    # AD and 5H instead he plays three cards and never the two he drew: read back 5 cards
+    # (2S 3S 4C kept out + AD 5H played, not drawn), Irish Loo deals 3
+    rec = irish(DECLARE, "ann exchange 2C 3H > AS QD; cat exchange; "
+                "dan exchange 2S 3S 4C > 9H TS 6S", PLAYS)
+    assert [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(rec)] == [
+        (6, "dan", "9H", ("dan drew 9H TS and never played them: the plays and the exchange "
+                         "read back 5 cards dealt to dan, and Irish Loo deals 3"))]
 
 
 def _spoil_play(index, card):
