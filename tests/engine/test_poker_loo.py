@@ -219,27 +219,35 @@ def renamed(actions, names):
     return re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group(1)], actions)
 
 
+#: FIRST_THREE_ONE_ONE one seat on: bob deals a new series' first deal; cat (eldest) takes
+#: tricks 1-3, bob trick 4, dan trick 5, ann none
+NEW_SERIES_BY_BOB = renamed(FIRST_THREE_ONE_ONE,
+                            {"ann": "cat", "bob": "dan", "cat": "ann", "dan": "bob"})
+
+
+def replay_series(*deals: tuple[str, str, str], rules=POKER) -> list[dict]:
+    """A poker-Loo session of (seats, dealer, actions) deals from an empty pot, the first
+    dealer the first deal's; the verdicts, each checked for conservation."""
+    seats = deals[0][0]
+    header = {"format": "loo-session/1", "seats": seats.split(), "rules": rules,
+              "first_dealer": deals[0][1], "pool": 0}
+    lines = [{"dealer": dealer, "turnup": "2H", "actions": record(seats, dealer, actions=acts)[
+        "actions"]} for seats, dealer, acts in deals]
+    verdicts = list(replay_session([header, *lines]))
+    for v in verdicts:
+        assert_conserved(v, seats.split())
+    return verdicts
+
+
 def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule():
     # 1: dan deals the forced first deal (P 21; pot 63). 2: ann deals, all fold: pot 63 stays
     # and ann deals again. 3: bob alone stands and takes 63: the series ends. 4: bob deals a new
     # series: antes again (bob 6, the others 5 = 21); cat (eldest) takes 21, the rest burn 21.
-    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
-              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
-              "buy_ins": {p: 100 for p in FOUR.split()}}
-    deals = [
-        record(FOUR, "dan", rules=POKER, turnup="2H", actions=FIRST_THREE_ONE_ONE),
-        record(FOUR, "ann", rules=POKER, turnup="2H",
-               actions="bob pass; cat pass; dan pass; ann pass"),
-        record(FOUR, "ann", rules=POKER, turnup="2H",
-               actions="bob stand; cat pass; dan pass; ann pass"),
-        record(FOUR, "bob", rules=POKER, turnup="2H", actions=renamed(
-            FIRST_THREE_ONE_ONE, {"ann": "cat", "bob": "dan", "cat": "ann", "dan": "bob"})),
-    ]
-    for deal in deals:
-        del deal["pool"], deal["rules"], deal["seats"]
-    verdicts = list(replay_session([header, *deals]))
-    for v in verdicts:
-        assert_conserved(v, FOUR.split())
+    verdicts = replay_series(
+        (FOUR, "dan", FIRST_THREE_ONE_ONE),
+        (FOUR, "ann", "bob pass; cat pass; dan pass; ann pass"),
+        (FOUR, "ann", "bob stand; cat pass; dan pass; ann pass"),
+        (FOUR, "bob", NEW_SERIES_BY_BOB))
     got = [(v["dealer"], v["settlement"]["pool_before"], sum(v["settlement"]["antes"].values()),
             v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
             v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts]
@@ -249,6 +257,30 @@ def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule()
         ("ann", 63, 0, 0, {"bob": 63}, "bob", True),
         ("bob", 0, 21, 63, {"cat": 16, "dan": -26, "ann": -26, "bob": -27}, "cat", False),
     ]
+
+
+def test_a_lone_stander_ends_the_series_even_when_a_folders_burn_refills_the_pot():
+    # s.5 "One stands: that player takes the pot and the series ends". 1: the forced first deal
+    # (P 21; pot 63). 2: ann deals; bob looks at another hand and must fold: burned 63 into the
+    # next pot; cat stands alone and takes 63. The pot holds bob's 63 again, but the series is
+    # over: 1.2.0 carried on with no antes and simultaneous decisions. 3: bob deals a new
+    # series: everybody stands and antes (bob 6, the others 5 = 21) on top of the 63: P = 84.
+    # cat (eldest) takes three tricks, 84; bob, dan (1 trick) and ann (0) burn 84 each -> 252.
+    # cat +84 - 5 = 79; dan and ann -5 - 84 = -89; bob -6 - 84 = -90 (sum -189 = 63 - 252).
+    verdicts = replay_series(
+        (FOUR, "dan", FIRST_THREE_ONE_ONE),
+        (FOUR, "ann", "bob ! looked-at-hand; bob pass; cat stand; dan pass; ann pass"),
+        (FOUR, "bob", NEW_SERIES_BY_BOB))
+    lone = verdicts[1]
+    assert (lone["ended"], lone["standers"]) == ("lone-stander", ["cat"])
+    assert nonzero(lone["settlement"]["deltas"]) == {"bob": -63, "cat": 63}
+    assert lone["next"] == {"dealer": "bob", "pool": 63, "first_of_series": True}
+    new = verdicts[2]
+    assert new["settlement"]["antes"] == {"ann": 5, "bob": 6, "cat": 5, "dan": 5}
+    assert outcome(new) == clean(
+        ["cat", "cat", "cat", "bob", "dan"], {"cat": 84}, 252,
+        {"ann": -89, "bob": -90, "cat": 79, "dan": -89},
+        loos={"ann": 84, "bob": 84, "dan": 84}, next_dealer="cat")
 
 
 def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
