@@ -108,6 +108,76 @@ def test_first_deal_five_single_tricks_burn_all_five():
         {"ann": -31, "bob": -31, "cat": -31, "dan": -31, "eve": -32}, loos=burned)
 
 
+def test_first_deal_a_lone_two_trick_player_takes_the_whole_pot():
+    # "the player(s) with two share it": with one two-trick player and three single tricks he
+    # takes all of P = 21; bob, cat, dan (1 trick each) burn 21 -> 63.
+    # ann AS KS 2C 3C 4C | bob 2S AC 5D 6D 7D | cat 3S 5C AD 8D 9D | dan 4S 6C TD JD AH
+    v = series_deal("""
+        ann AS; bob 2S; cat 3S; dan 4S
+        ann KS; bob 5D; cat 5C; dan 6C
+        ann 2C; bob AC; cat 8D; dan TD
+        bob 7D; cat AD; dan JD; ann 3C
+        cat 9D; dan AH; ann 4C; bob 6D
+    """)
+    assert outcome(v) == clean(
+        ["ann", "ann", "bob", "cat", "dan"], {"ann": 21}, 63,
+        {"ann": 16, "bob": -26, "cat": -26, "dan": -27}, loos={"bob": 21, "cat": 21, "dan": 21})
+
+
+# ann AS KS 2C 3C 4C | bob 2S 3S AC KC 5D | cat 4S 5C 6C AD 6D | dan 5S 7C 8C 7D 8D: ann and
+# bob two tricks each, cat one, dan none (hearts trumps)
+TWO_TWO_ONE = """
+    ann AS; bob 2S; cat 4S; dan 5S
+    ann KS; bob 3S; cat 5C; dan 7D
+    ann 2C; bob AC; cat 6C; dan 7C
+    bob KC; cat 6D; dan 8C; ann 3C
+    bob 5D; cat AD; dan 8D; ann 4C
+"""
+
+
+def test_first_deal_two_trick_players_share_and_an_odd_unit_stays_in_the_pot():
+    # P = 21 between ann and bob (2 tricks each): 10 each, the odd unit stays (the white-chip
+    # rule, docs/engine.md interpretation 14); cat (1) and dan (0) burn 21 -> 1 + 42 = 43.
+    v = series_deal(TWO_TWO_ONE)
+    assert outcome(v) == clean(
+        ["ann", "ann", "bob", "bob", "cat"], {"ann": 10, "bob": 10}, 43,
+        {"ann": 5, "bob": 5, "cat": -26, "dan": -27}, loos={"cat": 21, "dan": 21})
+
+
+def test_two_players_first_deal_won_three_two_empties_the_pot_and_a_new_series_begins():
+    # P = 6 + 5 = 11. ann 3 tricks takes 11; bob's 2 beside her neither win nor burn (the
+    # first deal's rule: "exactly two standers" is a later deal's). Nothing is left to play
+    # for, so ann deals a new series (docs/engine.md interpretation 14, not settled).
+    # ann AS KS QS 2C 3C | bob 2S 3S 4S AC KC
+    v = series_deal("""
+        ann AS; bob 2S
+        ann KS; bob 3S
+        ann QS; bob 4S
+        ann 2C; bob AC
+        bob KC; ann 3C
+    """, seats="ann bob", dealer="bob")
+    assert outcome(v) == clean(["ann", "ann", "ann", "bob", "bob"], {"ann": 11}, 0,
+                               {"ann": 6, "bob": -6})
+    assert v["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
+
+
+def test_a_void_player_need_not_trump():
+    # Later deal, pot 30; cat and dan fold. bob, void in spades, keeps his trump AH back and
+    # throws clubs to ann's spades: no violation (s.5 "otherwise any card"). ann 4 tricks takes
+    # 30; bob (1 trick, and one of exactly two standers) burns 30 -> pot 30.
+    # ann AS KS QS JS TS | bob AH 2C 3C 4C 5C
+    v = series_deal("""
+        ann stand; bob stand; cat pass; dan pass
+        ann AS; bob 2C
+        ann KS; bob 3C
+        ann QS; bob 4C
+        ann JS; bob 5C
+        ann TS; bob AH
+    """, pool=30, number=2)
+    assert outcome(v) == clean(["ann", "ann", "ann", "ann", "bob"], {"ann": 30}, 30,
+                               {"ann": 30, "bob": -30}, loos={"bob": 30})
+
+
 def test_later_deal_all_fold_same_dealer_deals_again_and_the_pot_stays():
     v = series_deal("ann pass; bob pass; cat pass; dan pass", pool=42, number=2)
     assert v["settlement"]["antes"] in ({}, {"ann": 0, "bob": 0, "cat": 0, "dan": 0})
@@ -616,3 +686,80 @@ def test_a_capped_series_first_forced_deal_then_the_two_stander_burn():
         ({"bob": 21, "cat": 21, "dan": 21}, 63, {"ann": 16, "bob": -26, "cat": -26, "dan": -27},
          "ann", False),
         ({"cat": 50}, 50, {"bob": 63, "cat": -50}, "bob", False)]
+
+
+@pytest.mark.parametrize(("actions", "rule", "card"), [
+    ("bob AS; ann 2S", "played-out-of-turn", "AS"),          # bob leads before ann, eldest
+    ("ann AS; bob ! threw-up-after-lead", "threw-up-after-lead", None),
+])
+def test_other_offences_as_revoke_burn_at_once_and_throw_the_hand_in(actions, rule, card):
+    # s.6 penalises them "as revoke"; at poker-Loo a revoke burns the offender at once and the
+    # same dealer deals again without him. Later deal, pot 40, dan folds: bob burns 40 -> 80,
+    # nothing is paid out, dan deals the redeal with bob sitting out.
+    v = series_deal(f"ann stand; bob stand; cat stand; dan pass; {actions}", pool=40, number=2)
+    assert [(x["player"], x["rule"], x["trick"], x["card"], x["penalty"])
+            for x in v["violations"]] == [("bob", rule, 1, card, "burn")]
+    assert (v["ended"], v["redeal"]) == ("thrown-in", {"sits_out": ["bob"]})
+    assert nonzero(v["settlement"]["payouts"]) == {}
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": -40}
+    assert v["next"] == {"dealer": "dan", "pool": 80, "first_of_series": False}
+
+
+@pytest.mark.parametrize(("seats", "dealer", "allowed"), [
+    (EIGHT, "hal", 2),   # eight seated, bob out of the redeal: seven are dealt in
+    (SEVEN, "gus", 3),   # seven seated, bob out: six dealt in, no first-deal limit
+])
+def test_the_first_deals_exchange_limit_counts_the_players_dealt_in(seats, dealer, allowed):
+    # A first deal thrown in for bob's revoke is dealt again as the first deal with bob sitting
+    # out (docs/engine.md interpretation 16): the limit follows the cards dealt, as the
+    # source's reason for it is the stock running short (000:211).
+    def errors(n):
+        discard, draw = ["2C", "3C", "4C"][:n], ["5C", "6C", "7C"][:n]
+        rec = record(seats, dealer, rules=POKER, turnup="2H", pool=80, number=1, redeal=True,
+                     sits_out=["bob"], actions=[{"player": "ann", "action": "exchange",
+                                                 "discard": discard, "draw": draw}])
+        return [e for e in record_errors(rec) if e["index"] == 0]
+    assert errors(allowed) == []  # (refused only for stopping after the exchange)
+    if allowed < 3:
+        assert [(e["player"], e["message"]) for e in errors(allowed + 1)] == [
+            ("ann", f"ann exchanges {allowed + 1} cards; at most {allowed}")]
+
+
+# --- readings left to the rules owner (docs/engine.md, questions 16-22) ----------------------
+def test_question_16_remainder_early_tricks_leaves_the_shares_odd_unit_in_the_pot():
+    # P = 21: ann and bob 10 each under early-tricks too (ann won trick 1); 1 + 42 = 43 after.
+    v = series_deal(TWO_TWO_ONE, rules={**POKER, "remainder": "early-tricks"})
+    assert (v["settlement"]["payouts"], v["settlement"]["pool_after"]) == (
+        {"ann": 10, "bob": 10}, 43)
+
+
+def test_question_17_a_final_deal_in_a_series_under_way_is_settled_as_a_later_deal():
+    # Pot 40, everybody stands, no antes: nobody took three, so the two-trick players get
+    # nothing (a later deal) and cat and dan burn 40 each: 40 + 80 = 120 left.
+    v = series_deal(TWO_TWO_ONE, pool=40, number=3, final=True,
+                    rules={**POKER, "end_pool": "final-deal"})
+    assert v["standers"] == FOUR.split()
+    assert outcome(v) == clean(["ann", "ann", "bob", "bob", "cat"], {}, 120,
+                               {"cat": -40, "dan": -40}, loos={"cat": 40, "dan": 40})
+
+
+@pytest.mark.parametrize("kind", ["declared-out-of-turn", "looked-out-of-turn"])
+def test_question_20_out_of_turn_in_simultaneous_decisions_costs_a_single_loo(kind):
+    # Pot 40 + cat's single loo 5 = 45, which bob, standing alone, takes.
+    v = series_deal(f"cat ! {kind}; ann pass; bob stand; cat pass; dan pass", pool=40, number=2)
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("cat", kind, "single-loo")]
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": 45, "cat": -5}
+
+
+def test_question_21_a_later_deal_number_with_an_empty_pot_is_judged_a_later_deal():
+    v = series_deal("ann stand; bob pass; cat pass; dan pass", pool=0, number=5)
+    assert (v["settlement"]["antes"], v["ended"], nonzero(v["settlement"]["deltas"])) == (
+        {}, "lone-stander", {})
+
+
+def test_question_22_an_empty_exchange_on_a_first_deal_of_eight_is_refused():
+    errors = exchange_refused(EIGHT, "hal", {"player": "ann", "action": "exchange",
+                                             "discard": [], "draw": []})
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (
+        0, "ann", "ann: no exchange now (play)")
