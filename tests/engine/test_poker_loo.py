@@ -10,7 +10,14 @@ import re
 import pytest
 
 from games.rules import RecordError, replay_session
-from tests.engine.dealkit import assert_conserved, nonzero, play, record, record_errors
+from tests.engine.dealkit import (
+    assert_conserved,
+    deal_at,
+    nonzero,
+    play,
+    record,
+    record_errors,
+)
 from tests.engine.outcome import clean, outcome
 
 POKER = {"game": "poker-loo"}
@@ -275,6 +282,19 @@ def test_no_pam_in_poker_loo_the_jack_of_clubs_must_follow_clubs():
 def test_later_deal_decisions_are_simultaneous_so_their_order_is_free():
     v = series_deal("dan pass; cat pass; bob pass; ann stand", pool=42, number=2)
     assert outcome(v) == clean([], {"ann": 42}, 0, {"ann": 42})
+
+
+def test_anyone_undecided_may_decide_at_once_on_a_later_deal():
+    # Decisions are simultaneous, so declaration_options answers for every player in the deal
+    # who has not decided, not for eldest alone (1.2.0 offered nothing to bob, cat and dan,
+    # though push took their decisions in any order); dan deals a redeal with bob sitting out,
+    # cat has stood, and dan, who looked at another hand, may only fold.
+    deal = deal_at(POKER, FOUR, "dan", "cat stand; dan ! looked-at-hand", pool=40,
+                   turnup="2H", first_of_series=False, redeal=True, sits_out=["bob"])
+    assert {p: deal.declaration_options(p) for p in FOUR.split()} == {
+        "ann": ["stand", "pass"], "bob": [], "cat": [], "dan": ["pass"]}
+    assert deal.legal_actions() == [{"player": "ann", "action": "stand"},
+                                    {"player": "ann", "action": "pass"}]
 
 
 def test_nobody_may_fold_on_the_first_deal():
