@@ -284,6 +284,17 @@ def test_later_deal_decisions_are_simultaneous_so_their_order_is_free():
     assert outcome(v) == clean([], {"ann": 42}, 0, {"ann": 42})
 
 
+def test_a_lone_stander_who_looked_at_another_hand_takes_nothing_and_the_series_ends():
+    # Pot 40: bob stands, then looks at another hand: committed, he is burned 40 and takes
+    # nothing (docs/engine.md interpretation 27), so the pot holds 40 + 40 = 80; one stood, so
+    # the series ends all the same and ann deals a first deal, antes on top (interpretation 14).
+    v = series_deal("ann pass; bob stand; bob ! looked-at-hand; cat pass; dan pass",
+                    pool=40, number=2)
+    assert (v["ended"], v["standers"], v["settlement"]["payouts"]) == ("lone-stander", ["bob"], {})
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": -40}
+    assert v["next"] == {"dealer": "ann", "pool": 80, "first_of_series": True}
+
+
 def test_anyone_undecided_may_decide_at_once_on_a_later_deal():
     # Decisions are simultaneous, so declaration_options answers for every player in the deal
     # who has not decided, not for eldest alone (1.2.0 offered nothing to bob, cat and dan,
