@@ -540,8 +540,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             "penalty": penalty})
         if penalty == "single-loo":
             self.books.add(self.books.penalties, self.seats[s], self.rules.single_loo)
-        elif s not in self._offenders:
-            self._offenders.append(s)
+        else:
+            if s not in self._offenders:  # looed (burned) once per deal
+                self._offenders.append(s)
+            # a revoke (and what is penalised "as revoke") throws the hand in even when its
+            # offender is burned already, for looking at another hand and playing on
             if poker and self.phase != OVER and rule != "looked-at-hand":
                 self._sits_out_next = [self.seats[s]]
                 self._end("thrown-in")

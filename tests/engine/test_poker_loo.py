@@ -646,6 +646,22 @@ def test_looking_at_another_hand_when_committed_burns_and_the_winnings_stay():
     assert v["next"] == {"dealer": "ann", "pool": 48, "first_of_series": False}
 
 
+def test_a_revoke_by_one_burned_already_for_looking_at_a_hand_still_throws_the_hand_in():
+    # First deal, P = 21. bob looks at another hand: burned 21, and, committed, plays on. He
+    # then plays 5D to ann's AS holding 2S: a revoke, which throws the hand in and has him sit
+    # out the redeal (1.2.0 let the hand be played out: he was an offender already). Burned
+    # once a deal: pot 21 + 21 = 42; ann -5, bob -5 - 21 = -26, cat -5, dan -6.
+    hands = {"ann": ["AS", "KS", "QS", "3D", "4D"], "bob": ["2S", "5D", "AC", "6D", "7D"]}
+    v = series_deal("bob ! looked-at-hand; ann AS; bob 5D; cat 3S; dan 4S", hands=hands)
+    assert [(x["player"], x["rule"], x["trick"], x["card"], x["penalty"])
+            for x in v["violations"]] == [("bob", "looked-at-hand", None, None, "burn"),
+                                          ("bob", "revoke", 1, "5D", "burn")]
+    assert (v["ended"], v["redeal"]) == ("thrown-in", {"sits_out": ["bob"]})
+    assert nonzero(v["settlement"]["loo_payments"]) == {"bob": 21}
+    assert nonzero(v["settlement"]["deltas"]) == {"ann": -5, "bob": -26, "cat": -5, "dan": -6}
+    assert v["next"] == {"dealer": "dan", "pool": 42, "first_of_series": True}
+
+
 def test_an_exposed_card_on_the_first_deal_burns_at_once_and_the_first_deal_is_dealt_again():
     # s.6: exposing a card is "as revoke"; at poker-Loo a revoke burns the offender at once and
     # throws the hand in. bob exposes 7D at trick 2 of the first deal: P = 6 + 15 = 21, bob
