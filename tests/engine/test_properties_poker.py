@@ -116,8 +116,11 @@ def _revoke_swap(record: dict, rng: random.Random) -> tuple[dict, str, int] | No
     return bad, player, trick
 
 
-@given(poker_tables())
-def test_a_revoke_burns_at_once_and_the_same_dealer_deals_again_without_the_offender(table):
+@given(poker_tables(), st.booleans())
+def test_a_revoke_burns_at_once_and_the_same_dealer_deals_again_without_the_offender(table,
+                                                                                   looked):
+    """``looked``: the revoker looked at another hand once committed (burned, playing on):
+    still burned once, and the revoke still throws the hand in."""
     rules, seats, dealer, first = table["rules"], table["seats"], table["dealer"], table["first"]
     pool, redeal, rng = table["pool"], table["redeal"], table["rng"]
     dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng, first_of_series=first,
@@ -126,13 +129,21 @@ def test_a_revoke_burns_at_once_and_the_same_dealer_deals_again_without_the_offe
     swapped = _revoke_swap(dealt.record, rng)
     assume(swapped is not None)
     bad, player, trick = swapped
-    event(f"{'first' if first else 'later'}{' redeal' if redeal else ''}: revoke")
+    offences = [(player, "revoke", trick, "burn")]
+    if looked:  # just after the declarations (none on a first deal): he stands already
+        at = next(i for i, a in enumerate(bad["actions"]) if a["action"] in ("exchange", "play"))
+        bad["actions"].insert(at, {"player": player, "action": "irregularity",
+                                   "kind": "looked-at-hand"})
+        offences.insert(0, (player, "looked-at-hand", "burn"))
+    event(f"{'first' if first else 'later'}{' redeal' if redeal else ''}: revoke"
+          f"{' after looking at a hand' if looked else ''}")
 
     verdict = replay(bad, rules, pool=pool, first_of_series=first)
 
     assert_conserves(verdict, seats)
-    assert [(v["player"], v["rule"], v["trick"], v["penalty"]) for v in verdict["violations"]] \
-        == [(player, "revoke", trick, "burn")]
+    assert [(v["player"], v["rule"], v["trick"], v["penalty"])
+            if v["rule"] == "revoke" else (v["player"], v["rule"], v["penalty"])
+            for v in verdict["violations"]] == offences
     settlement = verdict["settlement"]
     full = rules.full_loo(settlement["pool"])
     assert (verdict["ended"], verdict["redeal"]) == ("thrown-in", {"sits_out": [player]})
