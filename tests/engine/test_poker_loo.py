@@ -791,12 +791,15 @@ def test_question_17_a_final_deal_in_a_series_under_way_is_settled_as_a_later_de
 
 
 @pytest.mark.parametrize("kind", ["declared-out-of-turn", "looked-out-of-turn"])
-def test_question_20_out_of_turn_in_simultaneous_decisions_costs_a_single_loo(kind):
-    # Pot 40 + cat's single loo 5 = 45, which bob, standing alone, takes.
+def test_question_20_out_of_turn_where_nobody_has_a_turn_costs_a_single_loo(kind):
+    # A later deal: pot 40 + cat's single loo 5 = 45, which bob, standing alone, takes.
     v = series_deal(f"cat ! {kind}; ann pass; bob stand; cat pass; dan pass", pool=40, number=2)
     assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
         ("cat", kind, "single-loo")]
     assert nonzero(v["settlement"]["deltas"]) == {"bob": 45, "cat": -5}
+    # A first deal: P = 21 + 5 = 26, ann's three tricks take it; bob, cat, dan burn 26.
+    v = series_deal(f"cat ! {kind}\n" + FIRST_THREE_ONE_ONE)
+    assert (v["settlement"]["penalties"], v["settlement"]["payouts"]) == ({"cat": 5}, {"ann": 26})
 
 
 def test_question_21_a_later_deal_number_with_an_empty_pot_is_judged_a_later_deal():
