@@ -309,6 +309,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self.deferred_errors.append(record_error(
                 f"miss: this deal ({self.pool_kind or r.game}) has no miss", field="miss"))
             self._miss = None
+        for i in sorted(t.out_of_deal) if hands else ():
+            if dealt[i] and i not in self._inferred:  # (a sitter-out's plays are refused)
+                self.deferred_errors.append(record_error(
+                    f"hands: {seats[i]} sits this deal out and is dealt no cards",
+                    field="hands", player=seats[i]))
         trump_mode = self._trump_mode = t.trump_mode
         self._pam = t.pam
         self._set_trump(SUIT[self.turnup] if trump_mode == "at-deal" and self.turnup is not None

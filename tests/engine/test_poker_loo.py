@@ -570,6 +570,16 @@ THREE_HANDS = """
 """
 
 
+def test_a_hand_given_for_the_player_sitting_out_is_a_record_error():
+    # bob sits the redeal out and is dealt nothing: a hand for him describes no real deal
+    # (1.2.0 took it and judged the deal without it).
+    rec = record(THREE, "cat", rules=POKER, pool=40, number=2, turnup="2H", redeal=True,
+                 sits_out=["bob"], hands={"bob": ["AS", "KS", "QS", "JS", "TS"]},
+                 actions="ann stand; cat pass")
+    assert [(e["index"], e["player"], e["field"], e["message"]) for e in record_errors(rec)] == [
+        (None, "bob", "hands", "hands: bob sits this deal out and is dealt no cards")]
+
+
 def test_a_misdealt_first_deal_is_dealt_again_as_the_first_deal():
     # 1: cat misdeals the first deal: no antes, cat pays a single loo (loo_amount 5) -> pot 5,
     # cat deals again and it is still the series' first deal. 2: everybody must stand and
