@@ -587,11 +587,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
 
     def _enter_play(self, s: int) -> None:
-        """A play arrives while exchanges or flushes are still open: they are all skipped."""
-        if self.phase == EXCHANGE:
-            self._close_exchange()
-        if self.phase == FLUSH:
-            self._start_play()
+        """A play arrives while declarations the rules leave to nobody's choice, exchanges or
+        flushes are still open: the declarations are made, the rest is skipped (in that order:
+        the last forced pass may open the exchange)."""
         while self.phase == DECLARE and self._to_act in self._forced_pass:
             self._decl[self._to_act] = "pass"
             self._next_declarer()
@@ -603,12 +601,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 if self._decl[i] is None:
                     self._decl[i] = "stand"
             self._after_declarations()
-            if self.phase == FLUSH:
-                self._start_play()
         if self.phase == DECLARE:
             name = self.seats[s]
             raise self._err(f"{name} plays before the declarations are over "
                             f"({self.seats[self._to_act]} to declare)", player=name)
+        if self.phase == EXCHANGE:
+            self._close_exchange()
+        if self.phase == FLUSH:
+            self._start_play()
 
     def _push_play(self, action: Mapping[str, Any]) -> None:
         if self.phase != PLAY:

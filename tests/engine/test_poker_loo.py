@@ -611,13 +611,18 @@ def test_a_misdealt_redeal_is_dealt_again_as_that_redeal():
     assert v["next"] == {"dealer": "cat", "pool": 45, "first_of_series": False}
 
 
-def test_looking_at_another_hand_burns_and_throws_up_but_the_others_play_on():
+@pytest.mark.parametrize("decisions", [
+    "ann ! looked-at-hand; ann pass; bob stand; cat stand",
+    # her fold left out, the last decision still owed when the play begins (1.2.0 refused the
+    # first card: "the deal is already over", the exchange the fold opened was never closed)
+    "bob stand; cat stand; ann ! looked-at-hand",
+])
+def test_looking_at_another_hand_burns_and_throws_up_but_the_others_play_on(decisions):
     # Later deal, pot 20. ann looks at another hand before deciding: burned 20 and must fold
     # (the hand is not thrown in, that is for offences "as revoke"). bob and cat stand and play:
     # bob 3 tricks takes 20, cat (two standers, not three) is burned 20. Pot 20 - 20 + 40 = 40.
     # bob AH KH QH 3C 4C | cat 2H 3H 4H AC KC
-    v = series_deal("""
-        ann ! looked-at-hand; ann pass; bob stand; cat stand
+    v = series_deal(decisions + """
         bob AH; cat 2H
         bob KH; cat 3H
         bob QH; cat 4H
