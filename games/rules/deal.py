@@ -309,6 +309,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self.deferred_errors.append(record_error(
                 f"miss: this deal ({self.pool_kind or r.game}) has no miss", field="miss"))
             self._miss = None
+        for i in sorted(t.out_of_deal) if hands else ():
+            if dealt[i] and i not in self._inferred:  # (a sitter-out's plays are refused)
+                self.deferred_errors.append(record_error(
+                    f"hands: {seats[i]} sits this deal out and is dealt no cards",
+                    field="hands", player=seats[i]))
         trump_mode = self._trump_mode = t.trump_mode
         self._pam = t.pam
         self._set_trump(SUIT[self.turnup] if trump_mode == "at-deal" and self.turnup is not None
@@ -540,8 +545,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             "penalty": penalty})
         if penalty == "single-loo":
             self.books.add(self.books.penalties, self.seats[s], self.rules.single_loo)
-        elif s not in self._offenders:
-            self._offenders.append(s)
+        else:
+            if s not in self._offenders:  # looed (burned) once per deal
+                self._offenders.append(s)
+            # a revoke (and what is penalised "as revoke") throws the hand in even when its
+            # offender is burned already, for looking at another hand and playing on
             if poker and self.phase != OVER and rule != "looked-at-hand":
                 self._sits_out_next = [self.seats[s]]
                 self._end("thrown-in")
@@ -579,11 +587,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._special = False  # this trick needs the slow checks (Pam led, ace to trick 1)
 
     def _enter_play(self, s: int) -> None:
-        """A play arrives while exchanges or flushes are still open: they are all skipped."""
-        if self.phase == EXCHANGE:
-            self._close_exchange()
-        if self.phase == FLUSH:
-            self._start_play()
+        """A play arrives while declarations the rules leave to nobody's choice, exchanges or
+        flushes are still open: the declarations are made, the rest is skipped (in that order:
+        the last forced pass may open the exchange)."""
         while self.phase == DECLARE and self._to_act in self._forced_pass:
             self._decl[self._to_act] = "pass"
             self._next_declarer()
@@ -595,12 +601,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 if self._decl[i] is None:
                     self._decl[i] = "stand"
             self._after_declarations()
-            if self.phase == FLUSH:
-                self._start_play()
         if self.phase == DECLARE:
             name = self.seats[s]
             raise self._err(f"{name} plays before the declarations are over "
                             f"({self.seats[self._to_act]} to declare)", player=name)
+        if self.phase == EXCHANGE:
+            self._close_exchange()
+        if self.phase == FLUSH:
+            self._start_play()
 
     def _push_play(self, action: Mapping[str, Any]) -> None:
         if self.phase != PLAY:

@@ -51,9 +51,16 @@ class Declaring:
         return False
 
     def declaration_options(self, player: str) -> list[str]:
-        """The declarations ``player`` may make now (empty when it is not their turn)."""
+        """The declarations ``player`` may make now (empty when it is not their turn; poker-Loo's
+        simultaneous decisions have no turn: anyone in the deal who has not decided may)."""
         s = self._idx[player]
-        if self.phase != DECLARE or s != self._to_act:
+        if self.phase != DECLARE:
+            return []
+        if self._mode == "simultaneous" and s != self._to_act:
+            if self._decl[s] is not None or s in self._out_of_deal:
+                return []
+            return ["pass"] if s in self._forced_pass else ["stand", "pass"]
+        if s != self._to_act:
             return []
         if s in self._forced_pass:
             return ["pass"]

@@ -125,7 +125,11 @@ def _describe(deal: Deal, settlement: dict[str, Any]) -> dict[str, Any]:
 
 
 def _next(deal: Deal, pool_after: int) -> dict[str, Any]:
-    """Who deals next, for what pool, and (poker-Loo) whether that deal starts a series."""
+    """Who deals next, for what pool, and (poker-Loo) whether that deal starts a series.
+
+    A poker-Loo series ends when one player stands alone ("One stands: that player takes the
+    pot and the series ends", loo-rules.md s.5), even if a folder's burn for looking at another
+    hand refills the pot, and when a deal leaves the pot empty (nothing is left to play for)."""
     how = deal._ended
     nxt = deal._d if how in DEALT_AGAIN else (deal._d + 1) % len(deal.seats)
     first = False
@@ -134,7 +138,8 @@ def _next(deal: Deal, pool_after: int) -> dict[str, Any]:
     elif deal.rules.game == "poker-loo":
         if how == "nobody-stands":
             nxt = deal._d
-        first = deal.first_of_series if how == "thrown-in" else pool_after == 0
+        first = (deal.first_of_series if how == "thrown-in"
+                 else how == "lone-stander" or pool_after == 0)
     return {"dealer": deal.seats[nxt], "pool": pool_after, "first_of_series": first}
 
 

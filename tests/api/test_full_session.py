@@ -178,7 +178,7 @@ def _poker_loo_deal(rules: Any, dealer: str, pool: int, rng: random.Random, *, r
     from games.rules.deal import Deal
     from games.rules.simulate import deal_cards
 
-    cards = deal_cards(rules, SEATS, dealer, pool, rng)
+    cards = deal_cards(rules, SEATS, dealer, pool, rng, state.get("sits_out", ()))  # none for him
     deal = Deal(rules, SEATS, dealer, pool=pool, hands=cards["hands"], miss=cards["miss"],
                 turnup=cards["turnup"], stock=cards["stock"], **state)
     actions: list[dict[str, Any]] = []

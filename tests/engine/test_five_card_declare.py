@@ -55,6 +55,28 @@ EXCHANGE_DEAL = """
 """
 
 
+def test_a_dealer_who_looked_at_another_hand_is_passed_when_the_play_begins():
+    # dan, the last to declare, looks at another hand and must throw up; the record leaves
+    # his pass out and goes on to the play (1.2.0 refused ann's first card, "the deal is
+    # already over": passing him opened the exchange and nothing closed it). P = 10 + 5 = 15,
+    # a trick 3: ann 3 tricks 9, bob 2 tricks 6; cat looed 5, dan's full loo 5 -> 10 after.
+    # ann AH KH QH 3C 6C | bob 2H 4H 6H AC KC | cat 3H 5H 7H 4C 5C (spades trumps)
+    v = play(record(SEATS, "dan", rules=FIVE, pool=10, turnup="2S", actions="""
+        ann stand; bob stand; cat stand; dan ! looked-at-hand
+        ann AH; bob 2H; cat 3H
+        ann KH; bob 4H; cat 5H
+        ann QH; bob 6H; cat 7H
+        ann 3C; bob AC; cat 4C
+        bob KC; cat 5C; ann 6C"""))
+    assert v["standers"] == ["ann", "bob", "cat"]
+    assert outcome(v) == {
+        "winners": ["ann", "ann", "ann", "bob", "bob"],
+        "violations": [("dan", "looked-at-hand", None, None, "full-loo")],
+        "payouts": {"ann": 9, "bob": 6}, "loos": {"cat": 5, "dan": 5}, "penalties": {},
+        "pool_after": 10, "deltas": {"ann": 9, "bob": 6, "cat": -5, "dan": -10},
+        "next_dealer": "ann"}
+
+
 def test_exchange_then_play_divides_by_fifths_and_carries_the_odd_units():
     # P = 18 + 5 = 23, a trick is floor(23/5) = 4. ann 2 tricks = 8, bob 3 = 12, cat looed 5.
     # Pool after: 23 - 20 + 5 = 8 (3 odd units carried + cat's loo).

@@ -10,7 +10,14 @@ import re
 import pytest
 
 from games.rules import RecordError, replay_session
-from tests.engine.dealkit import assert_conserved, nonzero, play, record, record_errors
+from tests.engine.dealkit import (
+    assert_conserved,
+    deal_at,
+    nonzero,
+    play,
+    record,
+    record_errors,
+)
 from tests.engine.outcome import clean, outcome
 
 POKER = {"game": "poker-loo"}
@@ -106,6 +113,76 @@ def test_first_deal_five_single_tricks_burn_all_five():
     assert outcome(v) == clean(
         ["ann", "bob", "cat", "dan", "eve"], {}, 156,
         {"ann": -31, "bob": -31, "cat": -31, "dan": -31, "eve": -32}, loos=burned)
+
+
+def test_first_deal_a_lone_two_trick_player_takes_the_whole_pot():
+    # "the player(s) with two share it": with one two-trick player and three single tricks he
+    # takes all of P = 21; bob, cat, dan (1 trick each) burn 21 -> 63.
+    # ann AS KS 2C 3C 4C | bob 2S AC 5D 6D 7D | cat 3S 5C AD 8D 9D | dan 4S 6C TD JD AH
+    v = series_deal("""
+        ann AS; bob 2S; cat 3S; dan 4S
+        ann KS; bob 5D; cat 5C; dan 6C
+        ann 2C; bob AC; cat 8D; dan TD
+        bob 7D; cat AD; dan JD; ann 3C
+        cat 9D; dan AH; ann 4C; bob 6D
+    """)
+    assert outcome(v) == clean(
+        ["ann", "ann", "bob", "cat", "dan"], {"ann": 21}, 63,
+        {"ann": 16, "bob": -26, "cat": -26, "dan": -27}, loos={"bob": 21, "cat": 21, "dan": 21})
+
+
+# ann AS KS 2C 3C 4C | bob 2S 3S AC KC 5D | cat 4S 5C 6C AD 6D | dan 5S 7C 8C 7D 8D: ann and
+# bob two tricks each, cat one, dan none (hearts trumps)
+TWO_TWO_ONE = """
+    ann AS; bob 2S; cat 4S; dan 5S
+    ann KS; bob 3S; cat 5C; dan 7D
+    ann 2C; bob AC; cat 6C; dan 7C
+    bob KC; cat 6D; dan 8C; ann 3C
+    bob 5D; cat AD; dan 8D; ann 4C
+"""
+
+
+def test_first_deal_two_trick_players_share_and_an_odd_unit_stays_in_the_pot():
+    # P = 21 between ann and bob (2 tricks each): 10 each, the odd unit stays (the white-chip
+    # rule, docs/engine.md interpretation 14); cat (1) and dan (0) burn 21 -> 1 + 42 = 43.
+    v = series_deal(TWO_TWO_ONE)
+    assert outcome(v) == clean(
+        ["ann", "ann", "bob", "bob", "cat"], {"ann": 10, "bob": 10}, 43,
+        {"ann": 5, "bob": 5, "cat": -26, "dan": -27}, loos={"cat": 21, "dan": 21})
+
+
+def test_two_players_first_deal_won_three_two_empties_the_pot_and_a_new_series_begins():
+    # P = 6 + 5 = 11. ann 3 tricks takes 11; bob's 2 beside her neither win nor burn (the
+    # first deal's rule: "exactly two standers" is a later deal's). Nothing is left to play
+    # for, so ann deals a new series (docs/engine.md interpretation 14, not settled).
+    # ann AS KS QS 2C 3C | bob 2S 3S 4S AC KC
+    v = series_deal("""
+        ann AS; bob 2S
+        ann KS; bob 3S
+        ann QS; bob 4S
+        ann 2C; bob AC
+        bob KC; ann 3C
+    """, seats="ann bob", dealer="bob")
+    assert outcome(v) == clean(["ann", "ann", "ann", "bob", "bob"], {"ann": 11}, 0,
+                               {"ann": 6, "bob": -6})
+    assert v["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
+
+
+def test_a_void_player_need_not_trump():
+    # Later deal, pot 30; cat and dan fold. bob, void in spades, keeps his trump AH back and
+    # throws clubs to ann's spades: no violation (s.5 "otherwise any card"). ann 4 tricks takes
+    # 30; bob (1 trick, and one of exactly two standers) burns 30 -> pot 30.
+    # ann AS KS QS JS TS | bob AH 2C 3C 4C 5C
+    v = series_deal("""
+        ann stand; bob stand; cat pass; dan pass
+        ann AS; bob 2C
+        ann KS; bob 3C
+        ann QS; bob 4C
+        ann JS; bob 5C
+        ann TS; bob AH
+    """, pool=30, number=2)
+    assert outcome(v) == clean(["ann", "ann", "ann", "ann", "bob"], {"ann": 30}, 30,
+                               {"ann": 30, "bob": -30}, loos={"bob": 30})
 
 
 def test_later_deal_all_fold_same_dealer_deals_again_and_the_pot_stays():
@@ -207,6 +284,30 @@ def test_later_deal_decisions_are_simultaneous_so_their_order_is_free():
     assert outcome(v) == clean([], {"ann": 42}, 0, {"ann": 42})
 
 
+def test_a_lone_stander_who_looked_at_another_hand_takes_nothing_and_the_series_ends():
+    # Pot 40: bob stands, then looks at another hand: committed, he is burned 40 and takes
+    # nothing (docs/engine.md interpretation 27), so the pot holds 40 + 40 = 80; one stood, so
+    # the series ends all the same and ann deals a first deal, antes on top (interpretation 14).
+    v = series_deal("ann pass; bob stand; bob ! looked-at-hand; cat pass; dan pass",
+                    pool=40, number=2)
+    assert (v["ended"], v["standers"], v["settlement"]["payouts"]) == ("lone-stander", ["bob"], {})
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": -40}
+    assert v["next"] == {"dealer": "ann", "pool": 80, "first_of_series": True}
+
+
+def test_anyone_undecided_may_decide_at_once_on_a_later_deal():
+    # Decisions are simultaneous, so declaration_options answers for every player in the deal
+    # who has not decided, not for eldest alone (1.2.0 offered nothing to bob, cat and dan,
+    # though push took their decisions in any order); dan deals a redeal with bob sitting out,
+    # cat has stood, and dan, who looked at another hand, may only fold.
+    deal = deal_at(POKER, FOUR, "dan", "cat stand; dan ! looked-at-hand", pool=40,
+                   turnup="2H", first_of_series=False, redeal=True, sits_out=["bob"])
+    assert {p: deal.declaration_options(p) for p in FOUR.split()} == {
+        "ann": ["stand", "pass"], "bob": [], "cat": [], "dan": ["pass"]}
+    assert deal.legal_actions() == [{"player": "ann", "action": "stand"},
+                                    {"player": "ann", "action": "pass"}]
+
+
 def test_nobody_may_fold_on_the_first_deal():
     rec = record(FOUR, "dan", rules=POKER, turnup="2H", number=1,
                  actions="ann pass; bob stand; cat stand; dan stand")
@@ -219,27 +320,35 @@ def renamed(actions, names):
     return re.sub(r"\b(" + "|".join(names) + r")\b", lambda m: names[m.group(1)], actions)
 
 
+#: FIRST_THREE_ONE_ONE one seat on: bob deals a new series' first deal; cat (eldest) takes
+#: tricks 1-3, bob trick 4, dan trick 5, ann none
+NEW_SERIES_BY_BOB = renamed(FIRST_THREE_ONE_ONE,
+                            {"ann": "cat", "bob": "dan", "cat": "ann", "dan": "bob"})
+
+
+def replay_series(*deals: tuple[str, str, str], rules=POKER) -> list[dict]:
+    """A poker-Loo session of (seats, dealer, actions) deals from an empty pot, the first
+    dealer the first deal's; the verdicts, each checked for conservation."""
+    seats = deals[0][0]
+    header = {"format": "loo-session/1", "seats": seats.split(), "rules": rules,
+              "first_dealer": deals[0][1], "pool": 0}
+    lines = [{"dealer": dealer, "turnup": "2H", "actions": record(seats, dealer, actions=acts)[
+        "actions"]} for seats, dealer, acts in deals]
+    verdicts = list(replay_session([header, *lines]))
+    for v in verdicts:
+        assert_conserved(v, seats.split())
+    return verdicts
+
+
 def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule():
     # 1: dan deals the forced first deal (P 21; pot 63). 2: ann deals, all fold: pot 63 stays
     # and ann deals again. 3: bob alone stands and takes 63: the series ends. 4: bob deals a new
     # series: antes again (bob 6, the others 5 = 21); cat (eldest) takes 21, the rest burn 21.
-    header = {"format": "loo-session/1", "seats": FOUR.split(), "rules": POKER,
-              "first_dealer": "dan", "pool": 0, "banker": "club", "chip_value": 1,
-              "buy_ins": {p: 100 for p in FOUR.split()}}
-    deals = [
-        record(FOUR, "dan", rules=POKER, turnup="2H", actions=FIRST_THREE_ONE_ONE),
-        record(FOUR, "ann", rules=POKER, turnup="2H",
-               actions="bob pass; cat pass; dan pass; ann pass"),
-        record(FOUR, "ann", rules=POKER, turnup="2H",
-               actions="bob stand; cat pass; dan pass; ann pass"),
-        record(FOUR, "bob", rules=POKER, turnup="2H", actions=renamed(
-            FIRST_THREE_ONE_ONE, {"ann": "cat", "bob": "dan", "cat": "ann", "dan": "bob"})),
-    ]
-    for deal in deals:
-        del deal["pool"], deal["rules"], deal["seats"]
-    verdicts = list(replay_session([header, *deals]))
-    for v in verdicts:
-        assert_conserved(v, FOUR.split())
+    verdicts = replay_series(
+        (FOUR, "dan", FIRST_THREE_ONE_ONE),
+        (FOUR, "ann", "bob pass; cat pass; dan pass; ann pass"),
+        (FOUR, "ann", "bob stand; cat pass; dan pass; ann pass"),
+        (FOUR, "bob", NEW_SERIES_BY_BOB))
     got = [(v["dealer"], v["settlement"]["pool_before"], sum(v["settlement"]["antes"].values()),
             v["settlement"]["pool_after"], nonzero(v["settlement"]["deltas"]),
             v["next"]["dealer"], v["next"]["first_of_series"]) for v in verdicts]
@@ -249,6 +358,30 @@ def test_a_series_in_a_session_file_carries_pot_dealer_and_the_first_deal_rule()
         ("ann", 63, 0, 0, {"bob": 63}, "bob", True),
         ("bob", 0, 21, 63, {"cat": 16, "dan": -26, "ann": -26, "bob": -27}, "cat", False),
     ]
+
+
+def test_a_lone_stander_ends_the_series_even_when_a_folders_burn_refills_the_pot():
+    # s.5 "One stands: that player takes the pot and the series ends". 1: the forced first deal
+    # (P 21; pot 63). 2: ann deals; bob looks at another hand and must fold: burned 63 into the
+    # next pot; cat stands alone and takes 63. The pot holds bob's 63 again, but the series is
+    # over: 1.2.0 carried on with no antes and simultaneous decisions. 3: bob deals a new
+    # series: everybody stands and antes (bob 6, the others 5 = 21) on top of the 63: P = 84.
+    # cat (eldest) takes three tricks, 84; bob, dan (1 trick) and ann (0) burn 84 each -> 252.
+    # cat +84 - 5 = 79; dan and ann -5 - 84 = -89; bob -6 - 84 = -90 (sum -189 = 63 - 252).
+    verdicts = replay_series(
+        (FOUR, "dan", FIRST_THREE_ONE_ONE),
+        (FOUR, "ann", "bob ! looked-at-hand; bob pass; cat stand; dan pass; ann pass"),
+        (FOUR, "bob", NEW_SERIES_BY_BOB))
+    lone = verdicts[1]
+    assert (lone["ended"], lone["standers"]) == ("lone-stander", ["cat"])
+    assert nonzero(lone["settlement"]["deltas"]) == {"bob": -63, "cat": 63}
+    assert lone["next"] == {"dealer": "bob", "pool": 63, "first_of_series": True}
+    new = verdicts[2]
+    assert new["settlement"]["antes"] == {"ann": 5, "bob": 6, "cat": 5, "dan": 5}
+    assert outcome(new) == clean(
+        ["cat", "cat", "cat", "bob", "dan"], {"cat": 84}, 252,
+        {"ann": -89, "bob": -90, "cat": 79, "dan": -89},
+        loos={"ann": 84, "bob": 84, "dan": 84}, next_dealer="cat")
 
 
 def test_after_a_revoke_the_same_dealer_deals_again_and_the_offender_sits_out():
@@ -437,6 +570,16 @@ THREE_HANDS = """
 """
 
 
+def test_a_hand_given_for_the_player_sitting_out_is_a_record_error():
+    # bob sits the redeal out and is dealt nothing: a hand for him describes no real deal
+    # (1.2.0 took it and judged the deal without it).
+    rec = record(THREE, "cat", rules=POKER, pool=40, number=2, turnup="2H", redeal=True,
+                 sits_out=["bob"], hands={"bob": ["AS", "KS", "QS", "JS", "TS"]},
+                 actions="ann stand; cat pass")
+    assert [(e["index"], e["player"], e["field"], e["message"]) for e in record_errors(rec)] == [
+        (None, "bob", "hands", "hands: bob sits this deal out and is dealt no cards")]
+
+
 def test_a_misdealt_first_deal_is_dealt_again_as_the_first_deal():
     # 1: cat misdeals the first deal: no antes, cat pays a single loo (loo_amount 5) -> pot 5,
     # cat deals again and it is still the series' first deal. 2: everybody must stand and
@@ -468,13 +611,18 @@ def test_a_misdealt_redeal_is_dealt_again_as_that_redeal():
     assert v["next"] == {"dealer": "cat", "pool": 45, "first_of_series": False}
 
 
-def test_looking_at_another_hand_burns_and_throws_up_but_the_others_play_on():
+@pytest.mark.parametrize("decisions", [
+    "ann ! looked-at-hand; ann pass; bob stand; cat stand",
+    # her fold left out, the last decision still owed when the play begins (1.2.0 refused the
+    # first card: "the deal is already over", the exchange the fold opened was never closed)
+    "bob stand; cat stand; ann ! looked-at-hand",
+])
+def test_looking_at_another_hand_burns_and_throws_up_but_the_others_play_on(decisions):
     # Later deal, pot 20. ann looks at another hand before deciding: burned 20 and must fold
     # (the hand is not thrown in, that is for offences "as revoke"). bob and cat stand and play:
     # bob 3 tricks takes 20, cat (two standers, not three) is burned 20. Pot 20 - 20 + 40 = 40.
     # bob AH KH QH 3C 4C | cat 2H 3H 4H AC KC
-    v = series_deal("""
-        ann ! looked-at-hand; ann pass; bob stand; cat stand
+    v = series_deal(decisions + """
         bob AH; cat 2H
         bob KH; cat 3H
         bob QH; cat 4H
@@ -511,6 +659,22 @@ def test_looking_at_another_hand_when_committed_burns_and_the_winnings_stay():
     assert v["settlement"]["pool_after"] == 48
     assert nonzero(v["settlement"]["deltas"]) == {"ann": -21, "bob": -5, "cat": -22}
     assert v["next"] == {"dealer": "ann", "pool": 48, "first_of_series": False}
+
+
+def test_a_revoke_by_one_burned_already_for_looking_at_a_hand_still_throws_the_hand_in():
+    # First deal, P = 21. bob looks at another hand: burned 21, and, committed, plays on. He
+    # then plays 5D to ann's AS holding 2S: a revoke, which throws the hand in and has him sit
+    # out the redeal (1.2.0 let the hand be played out: he was an offender already). Burned
+    # once a deal: pot 21 + 21 = 42; ann -5, bob -5 - 21 = -26, cat -5, dan -6.
+    hands = {"ann": ["AS", "KS", "QS", "3D", "4D"], "bob": ["2S", "5D", "AC", "6D", "7D"]}
+    v = series_deal("bob ! looked-at-hand; ann AS; bob 5D; cat 3S; dan 4S", hands=hands)
+    assert [(x["player"], x["rule"], x["trick"], x["card"], x["penalty"])
+            for x in v["violations"]] == [("bob", "looked-at-hand", None, None, "burn"),
+                                          ("bob", "revoke", 1, "5D", "burn")]
+    assert (v["ended"], v["redeal"]) == ("thrown-in", {"sits_out": ["bob"]})
+    assert nonzero(v["settlement"]["loo_payments"]) == {"bob": 21}
+    assert nonzero(v["settlement"]["deltas"]) == {"ann": -5, "bob": -26, "cat": -5, "dan": -6}
+    assert v["next"] == {"dealer": "dan", "pool": 42, "first_of_series": True}
 
 
 def test_an_exposed_card_on_the_first_deal_burns_at_once_and_the_first_deal_is_dealt_again():
@@ -584,3 +748,83 @@ def test_a_capped_series_first_forced_deal_then_the_two_stander_burn():
         ({"bob": 21, "cat": 21, "dan": 21}, 63, {"ann": 16, "bob": -26, "cat": -26, "dan": -27},
          "ann", False),
         ({"cat": 50}, 50, {"bob": 63, "cat": -50}, "bob", False)]
+
+
+@pytest.mark.parametrize(("actions", "rule", "card"), [
+    ("bob AS; ann 2S", "played-out-of-turn", "AS"),          # bob leads before ann, eldest
+    ("ann AS; bob ! threw-up-after-lead", "threw-up-after-lead", None),
+])
+def test_other_offences_as_revoke_burn_at_once_and_throw_the_hand_in(actions, rule, card):
+    # s.6 penalises them "as revoke"; at poker-Loo a revoke burns the offender at once and the
+    # same dealer deals again without him. Later deal, pot 40, dan folds: bob burns 40 -> 80,
+    # nothing is paid out, dan deals the redeal with bob sitting out.
+    v = series_deal(f"ann stand; bob stand; cat stand; dan pass; {actions}", pool=40, number=2)
+    assert [(x["player"], x["rule"], x["trick"], x["card"], x["penalty"])
+            for x in v["violations"]] == [("bob", rule, 1, card, "burn")]
+    assert (v["ended"], v["redeal"]) == ("thrown-in", {"sits_out": ["bob"]})
+    assert nonzero(v["settlement"]["payouts"]) == {}
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": -40}
+    assert v["next"] == {"dealer": "dan", "pool": 80, "first_of_series": False}
+
+
+@pytest.mark.parametrize(("seats", "dealer", "allowed"), [
+    (EIGHT, "hal", 2),   # eight seated, bob out of the redeal: seven are dealt in
+    (SEVEN, "gus", 3),   # seven seated, bob out: six dealt in, no first-deal limit
+])
+def test_the_first_deals_exchange_limit_counts_the_players_dealt_in(seats, dealer, allowed):
+    # A first deal thrown in for bob's revoke is dealt again as the first deal with bob sitting
+    # out (docs/engine.md interpretation 16): the limit follows the cards dealt, as the
+    # source's reason for it is the stock running short (000:211).
+    def errors(n):
+        discard, draw = ["2C", "3C", "4C"][:n], ["5C", "6C", "7C"][:n]
+        rec = record(seats, dealer, rules=POKER, turnup="2H", pool=80, number=1, redeal=True,
+                     sits_out=["bob"], actions=[{"player": "ann", "action": "exchange",
+                                                 "discard": discard, "draw": draw}])
+        return [e for e in record_errors(rec) if e["index"] == 0]
+    assert errors(allowed) == []  # (refused only for stopping after the exchange)
+    if allowed < 3:
+        assert [(e["player"], e["message"]) for e in errors(allowed + 1)] == [
+            ("ann", f"ann exchanges {allowed + 1} cards; at most {allowed}")]
+
+
+# --- readings left to the rules owner (docs/engine.md, questions 16-22) ----------------------
+def test_question_16_remainder_early_tricks_leaves_the_shares_odd_unit_in_the_pot():
+    # P = 21: ann and bob 10 each under early-tricks too (ann won trick 1); 1 + 42 = 43 after.
+    v = series_deal(TWO_TWO_ONE, rules={**POKER, "remainder": "early-tricks"})
+    assert (v["settlement"]["payouts"], v["settlement"]["pool_after"]) == (
+        {"ann": 10, "bob": 10}, 43)
+
+
+def test_question_17_a_final_deal_in_a_series_under_way_is_settled_as_a_later_deal():
+    # Pot 40, everybody stands, no antes: nobody took three, so the two-trick players get
+    # nothing (a later deal) and cat and dan burn 40 each: 40 + 80 = 120 left.
+    v = series_deal(TWO_TWO_ONE, pool=40, number=3, final=True,
+                    rules={**POKER, "end_pool": "final-deal"})
+    assert v["standers"] == FOUR.split()
+    assert outcome(v) == clean(["ann", "ann", "bob", "bob", "cat"], {}, 120,
+                               {"cat": -40, "dan": -40}, loos={"cat": 40, "dan": 40})
+
+
+@pytest.mark.parametrize("kind", ["declared-out-of-turn", "looked-out-of-turn"])
+def test_question_20_out_of_turn_where_nobody_has_a_turn_costs_a_single_loo(kind):
+    # A later deal: pot 40 + cat's single loo 5 = 45, which bob, standing alone, takes.
+    v = series_deal(f"cat ! {kind}; ann pass; bob stand; cat pass; dan pass", pool=40, number=2)
+    assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+        ("cat", kind, "single-loo")]
+    assert nonzero(v["settlement"]["deltas"]) == {"bob": 45, "cat": -5}
+    # A first deal: P = 21 + 5 = 26, ann's three tricks take it; bob, cat, dan burn 26.
+    v = series_deal(f"cat ! {kind}\n" + FIRST_THREE_ONE_ONE)
+    assert (v["settlement"]["penalties"], v["settlement"]["payouts"]) == ({"cat": 5}, {"ann": 26})
+
+
+def test_question_21_a_later_deal_number_with_an_empty_pot_is_judged_a_later_deal():
+    v = series_deal("ann stand; bob pass; cat pass; dan pass", pool=0, number=5)
+    assert (v["settlement"]["antes"], v["ended"], nonzero(v["settlement"]["deltas"])) == (
+        {}, "lone-stander", {})
+
+
+def test_question_22_an_empty_exchange_on_a_first_deal_of_eight_is_refused():
+    errors = exchange_refused(EIGHT, "hal", {"player": "ann", "action": "exchange",
+                                             "discard": [], "draw": []})
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (
+        0, "ann", "ann: no exchange now (play)")

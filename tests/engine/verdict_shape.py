@@ -309,8 +309,9 @@ def _next(p: _Problems, verdict: dict, seats: list[str], game: str | None,
     if ended == "misdeal" or game == "poker-loo" and ended == "thrown-in":
         if first_of_series is not None:
             p.need(first == first_of_series, f"next.first_of_series: {first} after a {ended}")
-    elif game == "poker-loo":
-        p.need(first == (nxt["pool"] == 0), f"next.first_of_series: {first}, pool {nxt['pool']}")
+    elif game == "poker-loo":  # a lone stander ends the series, as does an empty pot
+        p.need(first == (ended == "lone-stander" or nxt["pool"] == 0),
+               f"next.first_of_series: {first}, pool {nxt['pool']} after {ended}")
     else:
         p.need(not first, f"next.first_of_series: {first} at {game}")
 
