@@ -217,9 +217,12 @@ class Exchanging:
         s = self._to_act
         name = self.seats[s]
         hand = self._hands[s]
-        if hand is None:
-            return [{"player": name, "action": "exchange", "discard": [], "draw": []}]
         takes = self._dealer_must_take_turnup(s)
+        if hand is None:
+            # the hand is unknown: keep it; a dealer who takes the turn-up must discard at least
+            # one card, and the one he is known to hold is the turn-up itself
+            discard = card_names([self.turnup]) if takes else []
+            return [{"player": name, "action": "exchange", "discard": discard, "draw": []}]
         pool = hand + [self.turnup] if takes else list(hand)
         out = []
         top = self._ex_limit + (1 if takes else 0)

@@ -283,3 +283,22 @@ def test_the_standing_dealer_takes_the_turnup_and_draws_from_the_discards_after_
     assert outcome(v) == clean(["ann"] * 5, {"ann": 23}, 20,
                                {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -10},
                                loos={"bob": 5, "cat": 5, "dan": 5, "gus": 5})
+
+
+def test_legal_actions_offer_a_dealer_of_unknown_hand_only_exchanges_he_may_make():
+    # A Deal given no hands: ann and dan (the dealer) stand, QS turned. ann may keep her cards;
+    # dan takes the turn-up and must discard at least one card, and the one card he is known
+    # to hold is QS: discarding it and drawing none leaves him his five dealt cards. (1.2.0
+    # offered him "keep all", which push refuses: "must discard at least one card".)
+    from games.rules import Deal
+
+    deal = Deal(FIVE, SEATS.split(), "dan", pool=5, turnup="QS")
+    for name, declared in zip(SEATS.split(), ("stand", "pass", "pass", "stand")):
+        deal.push({"player": name, "action": declared})
+    assert deal.legal_actions() == [{"player": "ann", "action": "exchange", "discard": [],
+                                     "draw": []}]
+    deal.push(deal.legal_actions()[0])
+    offered = deal.legal_actions()
+    assert offered == [{"player": "dan", "action": "exchange", "discard": ["QS"], "draw": []}]
+    deal.push(offered[0])
+    assert deal.phase == "flush" and deal.hand("dan") is None
