@@ -96,8 +96,11 @@ class _Setup:
             mode = club_mode = "forced"
         self.mode = mode
         self.club_mode = club_mode
+        # the trump card is set aside at the deal, turned at once, after the first trick or at
+        # the first void ("не вскрывается", is not *revealed*, until then: 001:38): it is never
+        # drawn in an exchange. Only a first-lead deal has none.
         self.stock_size = (52 - (n - len(out)) * hs - (3 if has_miss else 0)
-                           - (1 if trump_mode in ("at-deal", "after-first-trick") else 0))
+                           - (0 if trump_mode == "first-lead" else 1))
 
         self.antes: dict[str, int] = {}
         if not (final or (r.ante_first_deal_only and not first_of_series)

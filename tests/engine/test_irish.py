@@ -187,3 +187,34 @@ def test_irish_everyone_passing_gives_the_dealer_the_pool_and_a_lone_stander_is_
     assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
     errors = record_errors(irish("ann stand; bob pass; cat pass; dan pass", pool=6))
     assert any(e["player"] == "dan" and "may not pass" in e["message"] for e in errors), errors
+
+
+SIXTEEN = " ".join(f"p{i}" for i in range(16))
+SIXTEEN_DECLARE = "p0 stand; p1 stand; " + "; ".join(f"p{i} pass" for i in range(2, 16))
+
+
+@pytest.mark.parametrize(("turned", "turnup", "p1_draw", "p1_first"), [
+    ("at-deal", "2S", "3C 4C", "8D"),
+    ("on-first-void", "2S", "3C 4C", "8D"),
+    ("first-lead", None, "2S 3C", "2S"),
+])
+def test_irish_sixteen_players_exhaust_the_stock_and_draw_from_the_discards(turned, turnup,
+                                                                            p1_draw, p1_first):
+    # 16 x 3 = 48 cards dealt. With a trump card (turned at the deal, or set aside until the
+    # first void: "не вскрывается", is not revealed, 001:38) the stock holds 52 - 48 - 1 = 3:
+    # p0 draws all three (AS KS QS for 3C 4C 5C) and p1's draws for 6D 7D come from p0's
+    # discards (3C 4C). first-lead has no trump card: 4 in the stock, p1 draws its last (2S),
+    # then 3C. (1.2.0 counted the on-first-void trump card in the stock and refused p1's 3C.)
+    # T1 p0 AS (spades trumps: turned, turned at p1's void 8D, or led), p1 8D or 2S -> p0;
+    # T2 p0 KS, p1 (no spade) a club -> p0; T3 the same. p0 takes all three: P = 6 + 3 = 9;
+    # p1 looed 3 -> next pool 3; p15 antes 3.
+    second = "4C" if p1_first == "8D" else "8D"
+    rec = record(SIXTEEN, "p15", turnup=turnup, pool=6, rules={**IRISH, "trump_turned": turned},
+                 actions=f"""{SIXTEEN_DECLARE}
+                 p0 exchange 3C 4C 5C > AS KS QS; p1 exchange 6D 7D > {p1_draw}
+                 p0 AS; p1 {p1_first}; p0 KS; p1 3C; p0 QS; p1 {second}""")
+    v = play(rec)
+    assert (v["trumps"], v["status"]) == ("S", "valid")
+    assert winners(v) == ["p0", "p0", "p0"]
+    assert_settled(v, pool=9, payouts={"p0": 9}, loos={"p1": 3}, pool_after=3,
+                   deltas={"p0": 9, "p1": -3, "p15": -3})
