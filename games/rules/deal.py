@@ -189,6 +189,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_order',
         '_out_of_deal',
         '_pam',
+        '_pam_drawn',
         '_pam_led',
         '_pos',
         '_redeal',
@@ -346,6 +347,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
         # declarations
         self._miss_taker = -1
+        self._pam_drawn = -1                 # a stander of unknown hand seen to take Pam
         self._defender = -1
         self._standers: list[int] = []
         self._exchanged: set[int] = set()

@@ -327,3 +327,26 @@ def test_after_a_flush_is_shown_legal_actions_offer_the_flushes_still_to_show():
     assert (settlement["payouts"], settlement["loo_payments"], settlement["pool_after"],
             nonzero(settlement["deltas"])) == ({"bob": 15}, {"cat": 5}, 5,
                                                {"bob": 15, "cat": -5, "dan": -5})
+
+
+@pytest.mark.parametrize(("turnup", "actions", "loos", "deltas"), [
+    # bob draws Pam (JC for 2D): he holds it, though his hand is not given. cat is looed.
+    ("3H", "ann stand; bob stand; cat stand; dan pass; ann exchange; bob exchange 2D > JC",
+     {"cat": 5}, {"ann": 15, "cat": -5, "dan": -5}),
+    # Pam turned up (clubs trumps, ann's spades a plain flush): the standing dealer takes it and
+    # discards 2D, keeping Pam. bob is looed.
+    ("JC", "ann stand; bob stand; cat pass; dan stand; dan exchange 2D >",
+     {"bob": 5}, {"ann": 15, "bob": -5, "dan": -5}),
+    # the dealer discards Pam itself: he no longer holds it and is looed with bob
+    ("JC", "ann stand; bob stand; cat pass; dan stand; dan exchange JC >",
+     {"bob": 5, "dan": 5}, {"ann": 15, "bob": -5, "dan": -10}),
+])
+def test_pam_immune_knows_pam_from_the_exchange_when_the_hand_is_not_given(turnup, actions,
+                                                                           loos, deltas):
+    # ann's plain spade flush takes P = 10 + 5 = 15; every other stander is looed 5 unless
+    # the record shows Pam in his hand (pam_immune); dan antes 5. Pool after: the loos. (1.2.0
+    # read Pam only from a given hand or a play, and looed the Pam holder too: bob -5 in the
+    # first case, dan -10 and pool after 10 in the second.)
+    got = replayed(actions + "; ann flush", {**FIVE, "pam_immune": True}, seats=SEATS,
+                   dealer="dan", pool=10, turnup=turnup, hands={"ann": PLAIN_SPADES})
+    assert got == no_play({"ann": 15}, loos, sum(loos.values()), deltas)
