@@ -350,3 +350,45 @@ def test_pam_immune_knows_pam_from_the_exchange_when_the_hand_is_not_given(turnu
     got = replayed(actions + "; ann flush", {**FIVE, "pam_immune": True}, seats=SEATS,
                    dealer="dan", pool=10, turnup=turnup, hands={"ann": PLAIN_SPADES})
     assert got == no_play({"ann": 15}, loos, sum(loos.values()), deltas)
+
+
+def test_everyone_pays_an_offenders_flush_still_collects_the_direct_loos():
+    # Pins docs/engine.md question 17: ann stood, then looked at another hand (committed: full
+    # loo 5 into the next pool) and shows the only flush. An offender takes nothing from the
+    # pool (interpretation 27): P = 10 + 5 = 15 stays. bob, cat and dan each pay her the loo
+    # (5) directly: ann +15 - 5 = 10, bob -5, cat -5, dan -5 ante -5 = -10; pool after 20.
+    v = play(record(SEATS, "dan", rules=PAYS, pool=10, turnup="3H", hands={"ann": PLAIN_SPADES},
+                    actions="ann stand; ann ! looked-at-hand; bob stand; cat pass; dan pass; "
+                            "ann flush"))
+    s = v["settlement"]
+    assert (nonzero(s["payouts"]), s["loo_payments"], s["transfers"]) == (
+        {}, {"ann": 5}, {"ann": 15, "bob": -5, "cat": -5, "dan": -5})
+    assert s["deltas"] == {"ann": 10, "bob": -5, "cat": -5, "dan": -10}
+    assert s["pool_after"] == 20
+
+
+@pytest.mark.parametrize(("rank", "winner"), [("below-plain-flush", "bob"),
+                                              ("above-flush", "ann")])
+def test_a_blaze_above_flushes_beats_a_pam_flush_too(rank, winner):
+    # Five players, eve deals. ann's blaze (no Pam), bob's four diamonds + Pam, cat's five
+    # trumps; dan stands without either. below-plain-flush: the Pam flush is best; above-flush
+    # (Russian, "блеск бьет флеш", 001:60): a blaze beats every flush, a Pam flush included
+    # (interpretation 12). P = 10 + 5 = 15 to the winner; dan looed 5 -> pool 5; the beaten
+    # flush and blaze neither win nor pay.
+    got = settled({**FIVE, "blaze": True, "blaze_rank": rank},
+                  {"ann": BLAZE, "bob": PAM_DIAMONDS, "cat": FIVE_TRUMPS},
+                  "ann stand; bob stand; cat stand; dan stand; eve pass;"
+                  "ann flush; bob flush; cat flush", seats=FIVE_SEATS, dealer="eve")
+    assert got == no_play({winner: 15}, {"dan": 5}, 5, {winner: 15, "dan": -5, "eve": -5})
+
+
+@pytest.mark.parametrize(("ties", "winner"), [("seat-order", "ann"),
+                                              ("high-card-then-split", "bob")])
+def test_two_blazes_by_seat_order_or_by_the_higher_cards(ties, winner):
+    # ann KC QC JH KD JS (K K Q J J) sits before bob KS QS JD KH QD (K K Q Q J). Seat order:
+    # ann; high card (001:60: a blaze ranks "аналогично флешам", like flushes): bob, whose
+    # fourth card is the higher. P = 15 to the winner; cat stood without: looed 5 -> pool 5.
+    got = settled({**FIVE, "blaze": True, "flush_ties": ties},
+                  {"ann": ["KC", "QC", "JH", "KD", "JS"], "bob": BLAZE},
+                  "ann stand; bob stand; cat stand; dan pass; ann flush; bob flush")
+    assert got == no_play({winner: 15}, {"cat": 5}, 5, {winner: 15, "cat": -5, "dan": -5})
