@@ -218,3 +218,29 @@ def test_irish_sixteen_players_exhaust_the_stock_and_draw_from_the_discards(turn
     assert winners(v) == ["p0", "p0", "p0"]
     assert_settled(v, pool=9, payouts={"p0": 9}, loos={"p1": 3}, pool_after=3,
                    deltas={"p0": 9, "p1": -3, "p15": -3})
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("pools", "always-double"), ("simple_pool", "miss-and-trump"),           # no simple pool
+    ("ante_double", {"dealer": 3, "each": 3}),
+    ("flush", "three-trumps"), ("flush", "three-trumps-redeal"),            # question 18
+    ("bold_stand", True),                                                   # question 18
+    ("turnup_to_dealer", True), ("pam", "jack-of-clubs"), ("blaze", True),  # five-card's
+])
+def test_options_irish_loo_does_not_play_are_refused_naming_them(option, value):
+    from games.rules import RuleError, RuleSet
+
+    with pytest.raises(RuleError) as err:
+        RuleSet.from_options({**IRISH, option: value})
+    assert f"{option}: does not apply to Irish Loo" in str(err.value)
+
+
+def test_a_miss_in_an_irish_record_is_a_record_error():
+    # No miss is dealt: a record's miss, and looking at one, describe no real Irish deal.
+    errors = record_errors(irish("ann pass; bob pass; cat pass"
+                                 ) | {"miss": ["2C", "3C", "4C"]})
+    assert [(e["index"], e["field"], e["message"]) for e in errors] == [
+        (None, "miss", "miss: this deal (irish) has no miss")]
+    errors = record_errors(irish("ann ! looked-at-miss; ann pass; bob pass; cat pass"))
+    assert [(e["index"], e["player"]) for e in errors] == [(0, "ann")]
+    assert errors[0]["message"] == "ann: looked-at-miss, but no miss is dealt in this deal"
