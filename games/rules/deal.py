@@ -319,6 +319,12 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     f"hands: {seats[i]} sits this deal out and is dealt no cards",
                     field="hands", player=seats[i]))
         trump_mode = self._trump_mode = t.trump_mode
+        if trump_mode == "first-lead" and self.turnup is not None:
+            # "Sem carta virada" (no card turned, 003:57): the first card led makes trumps
+            self.deferred_errors.append(record_error(
+                f"turnup: no card is turned in this deal (trump_turned \"first-lead\": the first "
+                f"card led makes trumps), not {NAME[self.turnup]}", field="turnup",
+                card=NAME[self.turnup]))
         self._pam = t.pam
         self._set_trump(SUIT[self.turnup] if trump_mode == "at-deal" and self.turnup is not None
                         else None)

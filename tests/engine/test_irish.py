@@ -244,3 +244,14 @@ def test_a_miss_in_an_irish_record_is_a_record_error():
     errors = record_errors(irish("ann ! looked-at-miss; ann pass; bob pass; cat pass"))
     assert [(e["index"], e["player"]) for e in errors] == [(0, "ann")]
     assert errors[0]["message"] == "ann: looked-at-miss, but no miss is dealt in this deal"
+
+
+def test_a_turn_up_in_a_first_lead_deal_is_a_record_error():
+    # The Portuguese Irish Loo turns no card: "Sem carta virada" (003:57), the first card led
+    # makes trumps. The FIRST_LEAD deal with a turn-up named (7D) describes no real deal; 1.2.0
+    # took it and ignored it. Without one it is valid (test above).
+    errors = record_errors(irish(*FIRST_LEAD, turnup="7D", trump_turned="first-lead"))
+    assert [(e["index"], e["field"], e["card"]) for e in errors] == [(None, "turnup", "7D")]
+    assert errors[0]["message"] == ('turnup: no card is turned in this deal (trump_turned '
+                                    '"first-lead": the first card led makes trumps), not 7D')
+    assert play(irish(*FIRST_LEAD, turnup=None, trump_turned="first-lead"))["trumps"] == "H"
