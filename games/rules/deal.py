@@ -176,6 +176,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_inferred',
         '_key',
         '_known',
+        '_known_held',
         '_lead_card',
         '_lead_extra',
         '_led',
@@ -189,7 +190,6 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_order',
         '_out_of_deal',
         '_pam',
-        '_pam_drawn',
         '_pam_led',
         '_pos',
         '_redeal',
@@ -353,7 +353,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
         # declarations
         self._miss_taker = -1
-        self._pam_drawn = -1                 # a stander of unknown hand seen to take Pam
+        #: cards seen going into a hand the record does not give (drawn, the turn-up kept)
+        self._known_held: dict[int, set[int]] = {}
         self._defender = -1
         self._standers: list[int] = []
         self._exchanged: set[int] = set()

@@ -79,9 +79,12 @@ class Exchanging:
         discards, plus the draw; the turn passes on."""
         if hand is not None:
             hand = [c for c in hand if c not in discard] + drawn
-        elif self._pam in drawn or (self.turnup == self._pam and self._pam not in discard
-                                    and self._dealer_must_take_turnup(s)):
-            self._pam_drawn = s  # drew Pam, or took it turned up and kept it (``pam_immune``)
+        else:  # what the record shows going into the hand (a flush shown, ``pam_immune``)
+            held = set(drawn)
+            if self._dealer_must_take_turnup(s) and self.turnup not in discard:
+                held.add(self.turnup)  # type: ignore[arg-type]
+            if held:
+                self._known_held[s] = held
         self._hands[s] = hand
         self._discards.extend(discard)
         self._known.update(discard)

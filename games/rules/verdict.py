@@ -168,9 +168,9 @@ def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
     pam = deal._pam
     if pam < 0 or not looed:
         return
-    hands, tricks, drew = deal._hands, deal._tricks, deal._pam_drawn
+    hands, tricks, held = deal._hands, deal._tricks, deal._known_held
     looed[:] = [s for s in looed
-                if not (hands[s] is not None and pam in hands[s] or s == drew
+                if not (hands[s] is not None and pam in hands[s] or pam in held.get(s, ())
                         or any(p == s and c == pam for t in tricks for p, c in t[2]))]
 
 

@@ -392,3 +392,58 @@ def test_two_blazes_by_seat_order_or_by_the_higher_cards(ties, winner):
                   {"ann": ["KC", "QC", "JH", "KD", "JS"], "bob": BLAZE},
                   "ann stand; bob stand; cat stand; dan pass; ann flush; bob flush")
     assert got == no_play({winner: 15}, {"cat": 5}, 5, {winner: 15, "cat": -5, "dan": -5})
+
+
+def shown_record(actions, shown, **fields):
+    """A flush deal (hearts trumps, pool 10) whose showers give their cards on the action."""
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", actions=actions, **fields)
+    for action in rec["actions"]:
+        if action["action"] == "flush":
+            action["cards"] = shown[action["player"]]
+    return rec
+
+
+STAND_THREE = "ann stand; bob stand; cat pass; dan stand; ann exchange; "
+
+
+def test_cards_shown_for_a_hand_not_given_take_in_his_draws_and_the_turn_up_he_kept():
+    # No hands given. bob draws 4S for 2D and shows 2S 4S 8S TS KS, a plain flush; dan takes
+    # the turn-up 3H, discards 2C and shows 4H 6H 9H QH 3H, five trumps, the better flush:
+    # P = 10 + 5 = 15 to dan (+10 after his ante); ann stood without one: looed 5 -> pool 5.
+    rec = shown_record(STAND_THREE + "bob exchange 2D > 4S; dan exchange 2C >; bob flush; "
+                       "dan flush", {"bob": ["2S", "4S", "8S", "TS", "KS"],
+                                     "dan": ["4H", "6H", "9H", "QH", "3H"]})
+    got = replayed(rec["actions"], FIVE, seats=SEATS, dealer="dan", pool=10, turnup="3H")
+    assert got == no_play({"dan": 15}, {"ann": 5}, 5, {"ann": -5, "dan": 10})
+
+
+@pytest.mark.parametrize(("actions", "shown", "hands", "index", "message"), [
+    # the cards of another player's given hand
+    (DECLARED + "; bob flush", {"bob": PLAIN_SPADES}, {"ann": PLAIN_SPADES}, 4,
+     "bob shows 2S, which he cannot hold: it is in ann's hand"),
+    # the turn-up, which no standing dealer took
+    (DECLARED + "; bob flush", {"bob": ["3H", "5H", "8H", "TH", "KH"]}, None, 4,
+     "bob shows 3H, which he cannot hold: it is the turn-up card"),
+    # a card he discarded
+    (DECLARED + "; ann exchange; bob exchange 2S > 4D; bob flush", {"bob": PLAIN_SPADES}, None,
+     6, "bob shows 2S, which he cannot hold: it was discarded"),
+    # without the card he drew
+    (DECLARED + "; ann exchange; bob exchange 2D > 4S; bob flush", {"bob": PLAIN_SPADES}, None,
+     6, "bob shows 2S 5S 8S TS KS without 4S, which he drew"),
+    # the cards another player has just shown
+    (DECLARED + "; ann flush; bob flush", {"ann": PLAIN_SPADES, "bob": PLAIN_SPADES}, None, 5,
+     "bob shows 2S, which he cannot hold: it is in ann's hand"),
+    # the standing dealer without the turn-up he took and kept
+    (STAND_THREE + "dan exchange 2D >; dan flush", {"dan": PLAIN_SPADES}, None, 6,
+     "dan shows 2S 5S 8S TS KS without 3H, which he took turned up"),
+    # one card twice
+    (DECLARED + "; bob flush", {"bob": ["2S", "2S", "8S", "TS", "KS"]}, None, 4,
+     "bob shows 2S twice"),
+], ids=["anothers-hand", "turn-up", "own-discard", "without-his-draw", "shown-already",
+        "dealer-without-turn-up", "card-twice"])
+def test_cards_shown_for_a_hand_not_given_must_be_ones_he_can_hold(actions, shown, hands,
+                                                                   index, message):
+    # 1.2.0 checked shown cards only against a given hand: each of these took the pool.
+    rec = shown_record(actions, shown, **({"hands": hands} if hands else {}))
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["message"]) == (index, message), errors
