@@ -773,6 +773,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             for i, h in enumerate(self._hands):
                 if h and c in h and i != s:
                     where = f": it is in {self.seats[i]}'s hand"
+            for i, held in self._known_held.items():
+                if c in held and i != s:
+                    where = f": it is in {self.seats[i]}'s hand"
             if self._miss and c in self._miss and s != self._miss_taker:
                 where = ": it is in the miss"
             if c == self.turnup:

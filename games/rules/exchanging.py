@@ -70,6 +70,11 @@ class Exchanging:
                 if c not in hand:
                     raise self._err(f"{name} discards {NAME[c]}, which is not in the hand",
                                     player=name, card=c)
+        else:  # a hand not given: no card the deal has placed elsewhere (bar his turn-up)
+            for c in discard:
+                if c in self._known and not (takes and c == self.turnup):
+                    raise self._err(f"{name} discards {NAME[c]}, which he cannot hold"
+                                    f"{self._where(s, c)}", player=name, card=c)
         drawn = self._draw(s, n_draw, draw)
         self._exchanged_cards(s, hand, discard, drawn)
 

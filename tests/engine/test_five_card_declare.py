@@ -5,6 +5,8 @@ said otherwise; the dealer antes 5 (``ante.dealer``), a looed stander pays 5.
 """
 import re
 
+import pytest
+
 from tests.engine.dealkit import play, record, record_errors
 from tests.engine.outcome import FIVE, clean, outcome, play_own_turnup
 
@@ -302,3 +304,42 @@ def test_legal_actions_offer_a_dealer_of_unknown_hand_only_exchanges_he_may_make
     assert offered == [{"player": "dan", "action": "exchange", "discard": ["QS"], "draw": []}]
     deal.push(offered[0])
     assert deal.phase == "flush" and deal.hand("dan") is None
+
+
+# A flush deal (hearts trumps, 3H turned): ann's plain spade flush is given, nobody else's
+# hand; ann, bob and cat stand, dan passes. Nothing is played, so no other hand is read back.
+FLUSH_SHOWN = {"ann": ["2S", "5S", "8S", "TS", "KS"]}
+THREE_STAND = "ann stand; bob stand; cat stand; dan pass; "
+
+
+@pytest.mark.parametrize(("exchanges", "index", "message"), [
+    ("ann exchange; bob exchange 2S > 4D", 5,
+     "bob discards 2S, which he cannot hold: it is in ann's hand"),
+    ("ann exchange; bob exchange 3H > 4D", 5,
+     "bob discards 3H, which he cannot hold: it is the turn-up card"),
+    ("ann exchange 2S > 4S; bob exchange 2S > 4D", 5,
+     "bob discards 2S, which he cannot hold: it was discarded"),
+    ("ann exchange; bob exchange 4D > 9C; cat exchange 9C > 7D", 6,
+     "cat discards 9C, which he cannot hold: it is in bob's hand"),
+], ids=["anothers-hand", "turn-up", "anothers-discard", "anothers-draw"])
+def test_a_hand_not_given_cannot_discard_a_card_the_deal_places_elsewhere(exchanges, index,
+                                                                          message):
+    # 1.2.0 checked discards only against a given hand, or (in replay) against the hands the
+    # plays read back: with no play to read, each of these was taken and ann's flush took the
+    # pool.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN,
+                 actions=THREE_STAND + exchanges + "; ann flush")
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (
+        index, message.split()[0], message), errors
+
+
+def test_a_hand_not_given_discards_freely_what_the_deal_does_not_place():
+    # bob and cat discard cards nobody else is known to hold (and dan, not standing, does not
+    # exchange): ann's flush takes P = 10 + 5 = 15, bob and cat looed 5 each -> pool 10.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN,
+                 actions=THREE_STAND + "ann exchange; bob exchange 4D 7C > 9C 2H; "
+                                       "cat exchange 4C > 7D; ann flush")
+    assert outcome(play(rec)) == clean([], {"ann": 15}, 10,
+                                       {"ann": 15, "bob": -5, "cat": -5, "dan": -5},
+                                       loos={"bob": 5, "cat": 5})
