@@ -343,3 +343,19 @@ def test_a_hand_not_given_discards_freely_what_the_deal_does_not_place():
     assert outcome(play(rec)) == clean([], {"ann": 15}, 10,
                                        {"ann": 15, "bob": -5, "cat": -5, "dan": -5},
                                        loos={"bob": 5, "cat": 5})
+
+
+@pytest.mark.parametrize(("players", "refused"), [(3, True), (4, False), (7, False), (8, True)])
+def test_five_card_seats_four_to_seven(players, refused):
+    # loo-rules.md s.4: "4–7 players". Seven take 35 cards + the turn-up; an eighth would leave
+    # a stock of 11, but the game is not played by eight.
+    from games.rules import RuleError, RuleSet
+
+    seats = [f"p{i}" for i in range(players)]
+    rules = RuleSet.from_options(FIVE)
+    if refused:
+        with pytest.raises(RuleError, match=f"five-card Loo is played by 4 to 7 players, not "
+                                            f"{players}"):
+            rules.check_seats(seats)
+    else:
+        rules.check_seats(seats)
