@@ -255,3 +255,19 @@ def test_a_turn_up_in_a_first_lead_deal_is_a_record_error():
     assert errors[0]["message"] == ('turnup: no card is turned in this deal (trump_turned '
                                     '"first-lead": the first card led makes trumps), not 7D')
     assert play(irish(*FIRST_LEAD, turnup=None, trump_turned="first-lead"))["trumps"] == "H"
+
+
+def test_irish_lone_stander_against_a_standing_dealer_or_a_concession():
+    # The defended deal above with dan standing instead: he plays for his share like anyone.
+    # T1 ann AD, dan KD -> ann; T2 ann 9H, dan 5H -> ann; T3 ann 8C, dan QD -> dan.
+    # P = 6 + 3 = 9, a trick 3: ann 6, dan 3 (his -3 ante back) -> pool after 0.
+    v = play(irish("ann stand; bob pass; cat pass; dan stand",
+                   "ann exchange 2C > AD; dan exchange 3S 4S > KD QD",
+                   "ann AD; dan KD; ann 9H; dan 5H; ann 8C; dan QD", pool=6,
+                   hands={"ann": ["2C", "9H", "8C"], "dan": ["3S", "4S", "5H"]}))
+    assert winners(v) == ["ann", "ann", "dan"] and "defender" not in v
+    assert_settled(v, payouts={"ann": 6, "dan": 3}, pool_after=0, deltas={"ann": 6})
+    # single_stander "concede" (Enquire Within): dan may pass, giving ann P = 9 without play.
+    v = play(irish("ann stand; bob pass; cat pass; dan pass", pool=6, single_stander="concede"))
+    assert v["ended"] == "conceded" and v["tricks"] == []
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
