@@ -334,6 +334,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._has_miss = False
         self._mode = mode
         self._stock_size = t.stock_size
+        if self._stock is not None and len(self._stock) > t.stock_size:
+            # (a stock may give only the top of the real one, never more than the deal leaves)
+            dealt = ["the hands"] + (["the miss"] if has_miss else []) \
+                + ([] if trump_mode == "first-lead" else ["the trump card"])
+            self.deferred_errors.append(record_error(
+                f"stock: holds {len(self._stock)} cards, but this deal leaves {t.stock_size} "
+                f"after {', '.join(dealt[:-1])}{' and ' if len(dealt) > 1 else ''}{dealt[-1]}",
+                field="stock"))
         self._drawn = 0
         self._discards: list[int] = []
         self._redrawn: set[int] = set()

@@ -359,3 +359,20 @@ def test_five_card_seats_four_to_seven(players, refused):
             rules.check_seats(seats)
     else:
         rules.check_seats(seats)
+
+
+@pytest.mark.parametrize(("size", "refused"), [(31, False), (32, True)])
+def test_a_given_stock_holds_no_more_than_the_deal_leaves(size, refused):
+    # Four hands of five and the turn-up leave 52 - 20 - 1 = 31 cards. A stock of 32 cannot
+    # be (1.2.0 took it: with no play to read the other hands back, nothing clashed). Here ann
+    # shows her flush: P = 10 + 5 = 15, bob looed 5 -> pool 5.
+    deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+    stock = [c for c in deck if c not in FLUSH_SHOWN["ann"] and c != "3H"][:size]
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN, stock=stock,
+                 actions="ann stand; bob stand; cat pass; dan pass; ann flush")
+    if refused:
+        message = "stock: holds 32 cards, but this deal leaves 31 after the hands and the trump card"
+        assert [(e["field"], e["message"]) for e in record_errors(rec)] == [("stock", message)]
+    else:
+        assert outcome(play(rec)) == clean([], {"ann": 15}, 5, {"ann": 15, "bob": -5, "dan": -5},
+                                           loos={"bob": 5})
