@@ -481,3 +481,18 @@ def test_trump_ace_first_trick_overrides_pam_follows_trump_on_a_plain_lead_to_tr
     follows = deal_at(rules, SEATS, "dan", TWO_STAND + "ann 9H", hands=hands, turnup="4S")
     assert follows.legal_plays("bob") == ["6H"]
     assert follows.play_violation("bob", "JC") == "revoke"
+
+
+def test_lead_highest_trump_asks_for_pam_above_the_ace_on_the_first_trick_only():
+    # lead_highest_trump alone (five-card: the trump lead is due on trick 1 only). ann holds
+    # Pam, 9S and 2S (spades trumps): Pam is the highest trump, so it is her only legal lead;
+    # 9S is failed-to-lead-highest-trump. T1 ann JC, bob 5S (a trump to Pam) -> ann. At trick
+    # 2 no lead duty is left: any card will do.
+    hands = {"ann": ["JC", "9S", "2S", "3D", "4D"], "bob": ["5S", "6H", "7H", "8H", "9H"]}
+    deal = deal_at({**FIVE, "lead_highest_trump": True}, SEATS, "dan", TWO_STAND, hands=hands,
+                   turnup="4S", pool=5)
+    assert deal.legal_plays("ann") == ["JC"]
+    assert deal.play_violation("ann", "9S") == "failed-to-lead-highest-trump"
+    deal.push({"player": "ann", "action": "play", "card": "JC"})
+    deal.push({"player": "bob", "action": "play", "card": "5S"})
+    assert deal.legal_plays("ann") == ["9S", "2S", "3D", "4D"]
