@@ -353,7 +353,7 @@ def test_pam_immune_knows_pam_from_the_exchange_when_the_hand_is_not_given(turnu
 
 
 def test_everyone_pays_an_offenders_flush_still_collects_the_direct_loos():
-    # Pins docs/engine.md question 17: ann stood, then looked at another hand (committed: full
+    # Pins docs/engine.md question 24: ann stood, then looked at another hand (committed: full
     # loo 5 into the next pool) and shows the only flush. An offender takes nothing from the
     # pool (interpretation 27): P = 10 + 5 = 15 stays. bob, cat and dan each pay her the loo
     # (5) directly: ann +15 - 5 = 10, bob -5, cat -5, dan -5 ante -5 = -10; pool after 20.

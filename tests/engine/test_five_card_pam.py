@@ -432,7 +432,7 @@ def test_trump_ace_first_trick_overrides_pam_be_civil_on_trick_1(civility, say):
 
 
 def test_pam_is_exempt_from_heading_a_trump_lead_but_not_from_overtrumping():
-    # Pins a reading (docs/engine.md, questions for the rules owner 16): spades trumps (4S).
+    # Pins a reading (docs/engine.md, questions for the rules owner 23): spades trumps (4S).
     # must_head: ann leads 9S; bob JC 3S 2D 3D 4D follows with 3S, under the 9S, though Pam
     # would head it: Pam is exempt from following suit and from heading (interpretation 8).
     heads = deal_at({**FIVE, "must_head": True}, SEATS, "dan", TWO_STAND + "ann 9S",

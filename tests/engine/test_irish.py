@@ -223,8 +223,8 @@ def test_irish_sixteen_players_exhaust_the_stock_and_draw_from_the_discards(turn
 @pytest.mark.parametrize(("option", "value"), [
     ("pools", "always-double"), ("simple_pool", "miss-and-trump"),           # no simple pool
     ("ante_double", {"dealer": 3, "each": 3}),
-    ("flush", "three-trumps"), ("flush", "three-trumps-redeal"),            # question 18
-    ("bold_stand", True),                                                   # question 18
+    ("flush", "three-trumps"), ("flush", "three-trumps-redeal"),            # question 25
+    ("bold_stand", True),                                                   # question 25
     ("turnup_to_dealer", True), ("pam", "jack-of-clubs"), ("blaze", True),  # five-card's
 ])
 def test_options_irish_loo_does_not_play_are_refused_naming_them(option, value):
