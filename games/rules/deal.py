@@ -96,8 +96,11 @@ class _Setup:
             mode = club_mode = "forced"
         self.mode = mode
         self.club_mode = club_mode
+        # the trump card is set aside at the deal, turned at once, after the first trick or at
+        # the first void ("не вскрывается", is not *revealed*, until then: 001:38): it is never
+        # drawn in an exchange. Only a first-lead deal has none.
         self.stock_size = (52 - (n - len(out)) * hs - (3 if has_miss else 0)
-                           - (1 if trump_mode in ("at-deal", "after-first-trick") else 0))
+                           - (0 if trump_mode == "first-lead" else 1))
 
         self.antes: dict[str, int] = {}
         if not (final or (r.ante_first_deal_only and not first_of_series)
@@ -173,6 +176,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         '_inferred',
         '_key',
         '_known',
+        '_known_held',
         '_lead_card',
         '_lead_extra',
         '_led',
@@ -315,6 +319,12 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     f"hands: {seats[i]} sits this deal out and is dealt no cards",
                     field="hands", player=seats[i]))
         trump_mode = self._trump_mode = t.trump_mode
+        if trump_mode == "first-lead" and self.turnup is not None:
+            # "Sem carta virada" (no card turned, 003:57): the first card led makes trumps
+            self.deferred_errors.append(record_error(
+                f"turnup: no card is turned in this deal (trump_turned \"first-lead\": the first "
+                f"card led makes trumps), not {NAME[self.turnup]}", field="turnup",
+                card=NAME[self.turnup]))
         self._pam = t.pam
         self._set_trump(SUIT[self.turnup] if trump_mode == "at-deal" and self.turnup is not None
                         else None)
@@ -324,6 +334,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._has_miss = False
         self._mode = mode
         self._stock_size = t.stock_size
+        if self._stock is not None and len(self._stock) > t.stock_size:
+            # (a stock may give only the top of the real one, never more than the deal leaves)
+            dealt = ["the hands"] + (["the miss"] if has_miss else []) \
+                + ([] if trump_mode == "first-lead" else ["the trump card"])
+            self.deferred_errors.append(record_error(
+                f"stock: holds {len(self._stock)} cards, but this deal leaves {t.stock_size} "
+                f"after {', '.join(dealt[:-1])}{' and ' if len(dealt) > 1 else ''}{dealt[-1]}",
+                field="stock"))
         self._drawn = 0
         self._discards: list[int] = []
         self._redrawn: set[int] = set()
@@ -343,6 +361,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
         # declarations
         self._miss_taker = -1
+        #: cards seen going into a hand the record does not give (drawn, the turn-up kept)
+        self._known_held: dict[int, set[int]] = {}
         self._defender = -1
         self._standers: list[int] = []
         self._exchanged: set[int] = set()
@@ -760,6 +780,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if not where:
             for i, h in enumerate(self._hands):
                 if h and c in h and i != s:
+                    where = f": it is in {self.seats[i]}'s hand"
+            for i, held in self._known_held.items():
+                if c in held and i != s:
                     where = f": it is in {self.seats[i]}'s hand"
             if self._miss and c in self._miss and s != self._miss_taker:
                 where = ": it is in the miss"

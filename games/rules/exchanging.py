@@ -70,6 +70,11 @@ class Exchanging:
                 if c not in hand:
                     raise self._err(f"{name} discards {NAME[c]}, which is not in the hand",
                                     player=name, card=c)
+        else:  # a hand not given: no card the deal has placed elsewhere (bar his turn-up)
+            for c in discard:
+                if c in self._known and not (takes and c == self.turnup):
+                    raise self._err(f"{name} discards {NAME[c]}, which he cannot hold"
+                                    f"{self._where(s, c)}", player=name, card=c)
         drawn = self._draw(s, n_draw, draw)
         self._exchanged_cards(s, hand, discard, drawn)
 
@@ -79,6 +84,12 @@ class Exchanging:
         discards, plus the draw; the turn passes on."""
         if hand is not None:
             hand = [c for c in hand if c not in discard] + drawn
+        else:  # what the record shows going into the hand (a flush shown, ``pam_immune``)
+            held = set(drawn)
+            if self._dealer_must_take_turnup(s) and self.turnup not in discard:
+                held.add(self.turnup)  # type: ignore[arg-type]
+            if held:
+                self._known_held[s] = held
         self._hands[s] = hand
         self._discards.extend(discard)
         self._known.update(discard)
@@ -217,9 +228,12 @@ class Exchanging:
         s = self._to_act
         name = self.seats[s]
         hand = self._hands[s]
-        if hand is None:
-            return [{"player": name, "action": "exchange", "discard": [], "draw": []}]
         takes = self._dealer_must_take_turnup(s)
+        if hand is None:
+            # the hand is unknown: keep it; a dealer who takes the turn-up must discard at least
+            # one card, and the one he is known to hold is the turn-up itself
+            discard = card_names([self.turnup]) if takes else []
+            return [{"player": name, "action": "exchange", "discard": discard, "draw": []}]
         pool = hand + [self.turnup] if takes else list(hand)
         out = []
         top = self._ex_limit + (1 if takes else 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import JACK, KING, RANK, SUIT, card_names
+from .cards import JACK, KING, NAME, RANK, SUIT, card_names
 from .errors import RecordError
 from .options import RuleSet
 from .phases import EXCHANGE, FLUSH, OVER
@@ -66,6 +66,24 @@ class ShowingFlushes:
         return self.rules.flush == "three-trumps-redeal" and (
             s == self._miss_taker or (s == self._defender and self._has_miss))
 
+    def _check_unseen_hand(self, s: int, shown: list[int]) -> None:
+        """Cards shown for a hand the record does not give: five different cards, none of
+        them placed elsewhere (another hand, the stock, the turn-up, the discards, another's
+        draw), and every card the record shows going into his hand (draws, a turn-up kept)."""
+        name = self.seats[s]
+        if len(set(shown)) != len(shown):
+            twice = next(c for c in shown if shown.count(c) > 1)
+            raise self._err(f"{name} shows {NAME[twice]} twice", player=name, card=twice)
+        held = self._known_held.get(s, set())
+        for c in shown:
+            if c in self._known and c not in held:
+                raise self._err(f"{name} shows {NAME[c]}, which he cannot hold"
+                                f"{self._where(s, c)}", player=name, card=c)
+        for c in sorted(held - set(shown)):
+            how = "took turned up" if c == self.turnup else "drew"
+            raise self._err(f"{name} shows {' '.join(card_names(shown))} without {NAME[c]}, "
+                            f"which he {how}", player=name, card=c)
+
     def _flush_actions(self) -> list[dict]:
         """The flushes that may be shown now, as ``_push_flush`` takes them: a stander's after
         the declarations (after another's too: a better one wins, a beaten one is not looed);
@@ -112,6 +130,8 @@ class ShowingFlushes:
             if hand is not None and sorted(shown) != sorted(hand):
                 raise self._err(f"{name} shows {' '.join(card_names(shown))} but holds "
                                 f"{' '.join(card_names(hand))}", player=name)
+            if hand is None:
+                self._check_unseen_hand(s, shown)
             hand = shown
         if hand is None:
             raise self._err(f"{name} shows a flush: the hand must be given to check it",
@@ -126,6 +146,9 @@ class ShowingFlushes:
         if self._result is not None:  # a verdict was given on the flushes before: settle anew
             self._result = None
             self.books.unsettle()
+        if self._hands[s] is None:  # shown: his hand is known from now on (to a later show)
+            self._hands[s] = list(hand)
+            self._known.update(hand)
         self._flushes.append((s, list(hand), cls))
         if redeal:
             self._end("redeal")

@@ -163,13 +163,14 @@ def _settle_tricks(deal: Deal, pool: int) -> tuple[Takes, list[int]]:
 
 
 def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
-    """Under ``pam_immune``, a stander holding Pam cannot be looed (their hand must be known)."""
+    """Under ``pam_immune``, a stander holding Pam cannot be looed: his hand must be known, or
+    the record show Pam going into it (drawn, or turned up for the dealer, and not discarded)."""
     pam = deal._pam
     if pam < 0 or not looed:
         return
-    hands, tricks = deal._hands, deal._tricks
+    hands, tricks, held = deal._hands, deal._tricks, deal._known_held
     looed[:] = [s for s in looed
-                if not (hands[s] is not None and pam in hands[s]
+                if not (hands[s] is not None and pam in hands[s] or pam in held.get(s, ())
                         or any(p == s and c == pam for t in tricks for p, c in t[2]))]
 
 

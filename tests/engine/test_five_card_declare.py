@@ -5,6 +5,8 @@ said otherwise; the dealer antes 5 (``ante.dealer``), a looed stander pays 5.
 """
 import re
 
+import pytest
+
 from tests.engine.dealkit import play, record, record_errors
 from tests.engine.outcome import FIVE, clean, outcome, play_own_turnup
 
@@ -283,3 +285,94 @@ def test_the_standing_dealer_takes_the_turnup_and_draws_from_the_discards_after_
     assert outcome(v) == clean(["ann"] * 5, {"ann": 23}, 20,
                                {"ann": 23, "bob": -5, "cat": -5, "dan": -5, "gus": -10},
                                loos={"bob": 5, "cat": 5, "dan": 5, "gus": 5})
+
+
+def test_legal_actions_offer_a_dealer_of_unknown_hand_only_exchanges_he_may_make():
+    # A Deal given no hands: ann and dan (the dealer) stand, QS turned. ann may keep her cards;
+    # dan takes the turn-up and must discard at least one card, and the one card he is known
+    # to hold is QS: discarding it and drawing none leaves him his five dealt cards. (1.2.0
+    # offered him "keep all", which push refuses: "must discard at least one card".)
+    from games.rules import Deal
+
+    deal = Deal(FIVE, SEATS.split(), "dan", pool=5, turnup="QS")
+    for name, declared in zip(SEATS.split(), ("stand", "pass", "pass", "stand")):
+        deal.push({"player": name, "action": declared})
+    assert deal.legal_actions() == [{"player": "ann", "action": "exchange", "discard": [],
+                                     "draw": []}]
+    deal.push(deal.legal_actions()[0])
+    offered = deal.legal_actions()
+    assert offered == [{"player": "dan", "action": "exchange", "discard": ["QS"], "draw": []}]
+    deal.push(offered[0])
+    assert deal.phase == "flush" and deal.hand("dan") is None
+
+
+# A flush deal (hearts trumps, 3H turned): ann's plain spade flush is given, nobody else's
+# hand; ann, bob and cat stand, dan passes. Nothing is played, so no other hand is read back.
+FLUSH_SHOWN = {"ann": ["2S", "5S", "8S", "TS", "KS"]}
+THREE_STAND = "ann stand; bob stand; cat stand; dan pass; "
+
+
+@pytest.mark.parametrize(("exchanges", "index", "message"), [
+    ("ann exchange; bob exchange 2S > 4D", 5,
+     "bob discards 2S, which he cannot hold: it is in ann's hand"),
+    ("ann exchange; bob exchange 3H > 4D", 5,
+     "bob discards 3H, which he cannot hold: it is the turn-up card"),
+    ("ann exchange 2S > 4S; bob exchange 2S > 4D", 5,
+     "bob discards 2S, which he cannot hold: it was discarded"),
+    ("ann exchange; bob exchange 4D > 9C; cat exchange 9C > 7D", 6,
+     "cat discards 9C, which he cannot hold: it is in bob's hand"),
+], ids=["anothers-hand", "turn-up", "anothers-discard", "anothers-draw"])
+def test_a_hand_not_given_cannot_discard_a_card_the_deal_places_elsewhere(exchanges, index,
+                                                                          message):
+    # 1.2.0 checked discards only against a given hand, or (in replay) against the hands the
+    # plays read back: with no play to read, each of these was taken and ann's flush took the
+    # pool.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN,
+                 actions=THREE_STAND + exchanges + "; ann flush")
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (
+        index, message.split()[0], message), errors
+
+
+def test_a_hand_not_given_discards_freely_what_the_deal_does_not_place():
+    # bob and cat discard cards nobody else is known to hold (and dan, not standing, does not
+    # exchange): ann's flush takes P = 10 + 5 = 15, bob and cat looed 5 each -> pool 10.
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN,
+                 actions=THREE_STAND + "ann exchange; bob exchange 4D 7C > 9C 2H; "
+                                       "cat exchange 4C > 7D; ann flush")
+    assert outcome(play(rec)) == clean([], {"ann": 15}, 10,
+                                       {"ann": 15, "bob": -5, "cat": -5, "dan": -5},
+                                       loos={"bob": 5, "cat": 5})
+
+
+@pytest.mark.parametrize(("players", "refused"), [(3, True), (4, False), (7, False), (8, True)])
+def test_five_card_seats_four_to_seven(players, refused):
+    # loo-rules.md s.4: "4–7 players". Seven take 35 cards + the turn-up; an eighth would leave
+    # a stock of 11, but the game is not played by eight.
+    from games.rules import RuleError, RuleSet
+
+    seats = [f"p{i}" for i in range(players)]
+    rules = RuleSet.from_options(FIVE)
+    if refused:
+        with pytest.raises(RuleError, match=f"five-card Loo is played by 4 to 7 players, not "
+                                            f"{players}"):
+            rules.check_seats(seats)
+    else:
+        rules.check_seats(seats)
+
+
+@pytest.mark.parametrize(("size", "refused"), [(31, False), (32, True)])
+def test_a_given_stock_holds_no_more_than_the_deal_leaves(size, refused):
+    # Four hands of five and the turn-up leave 52 - 20 - 1 = 31 cards. A stock of 32 cannot
+    # be (1.2.0 took it: with no play to read the other hands back, nothing clashed). Here ann
+    # shows her flush: P = 10 + 5 = 15, bob looed 5 -> pool 5.
+    deck = [r + s for s in "CDHS" for r in "23456789TJQKA"]
+    stock = [c for c in deck if c not in FLUSH_SHOWN["ann"] and c != "3H"][:size]
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", hands=FLUSH_SHOWN, stock=stock,
+                 actions="ann stand; bob stand; cat pass; dan pass; ann flush")
+    if refused:
+        message = "stock: holds 32 cards, but this deal leaves 31 after the hands and the trump card"
+        assert [(e["field"], e["message"]) for e in record_errors(rec)] == [("stock", message)]
+    else:
+        assert outcome(play(rec)) == clean([], {"ann": 15}, 5, {"ann": 15, "bob": -5, "dan": -5},
+                                           loos={"bob": 5})

@@ -327,3 +327,123 @@ def test_after_a_flush_is_shown_legal_actions_offer_the_flushes_still_to_show():
     assert (settlement["payouts"], settlement["loo_payments"], settlement["pool_after"],
             nonzero(settlement["deltas"])) == ({"bob": 15}, {"cat": 5}, 5,
                                                {"bob": 15, "cat": -5, "dan": -5})
+
+
+@pytest.mark.parametrize(("turnup", "actions", "loos", "deltas"), [
+    # bob draws Pam (JC for 2D): he holds it, though his hand is not given. cat is looed.
+    ("3H", "ann stand; bob stand; cat stand; dan pass; ann exchange; bob exchange 2D > JC",
+     {"cat": 5}, {"ann": 15, "cat": -5, "dan": -5}),
+    # Pam turned up (clubs trumps, ann's spades a plain flush): the standing dealer takes it and
+    # discards 2D, keeping Pam. bob is looed.
+    ("JC", "ann stand; bob stand; cat pass; dan stand; dan exchange 2D >",
+     {"bob": 5}, {"ann": 15, "bob": -5, "dan": -5}),
+    # the dealer discards Pam itself: he no longer holds it and is looed with bob
+    ("JC", "ann stand; bob stand; cat pass; dan stand; dan exchange JC >",
+     {"bob": 5, "dan": 5}, {"ann": 15, "bob": -5, "dan": -10}),
+])
+def test_pam_immune_knows_pam_from_the_exchange_when_the_hand_is_not_given(turnup, actions,
+                                                                           loos, deltas):
+    # ann's plain spade flush takes P = 10 + 5 = 15; every other stander is looed 5 unless
+    # the record shows Pam in his hand (pam_immune); dan antes 5. Pool after: the loos. (1.2.0
+    # read Pam only from a given hand or a play, and looed the Pam holder too: bob -5 in the
+    # first case, dan -10 and pool after 10 in the second.)
+    got = replayed(actions + "; ann flush", {**FIVE, "pam_immune": True}, seats=SEATS,
+                   dealer="dan", pool=10, turnup=turnup, hands={"ann": PLAIN_SPADES})
+    assert got == no_play({"ann": 15}, loos, sum(loos.values()), deltas)
+
+
+def test_everyone_pays_an_offenders_flush_still_collects_the_direct_loos():
+    # Pins docs/engine.md question 24: ann stood, then looked at another hand (committed: full
+    # loo 5 into the next pool) and shows the only flush. An offender takes nothing from the
+    # pool (interpretation 27): P = 10 + 5 = 15 stays. bob, cat and dan each pay her the loo
+    # (5) directly: ann +15 - 5 = 10, bob -5, cat -5, dan -5 ante -5 = -10; pool after 20.
+    v = play(record(SEATS, "dan", rules=PAYS, pool=10, turnup="3H", hands={"ann": PLAIN_SPADES},
+                    actions="ann stand; ann ! looked-at-hand; bob stand; cat pass; dan pass; "
+                            "ann flush"))
+    s = v["settlement"]
+    assert (nonzero(s["payouts"]), s["loo_payments"], s["transfers"]) == (
+        {}, {"ann": 5}, {"ann": 15, "bob": -5, "cat": -5, "dan": -5})
+    assert s["deltas"] == {"ann": 10, "bob": -5, "cat": -5, "dan": -10}
+    assert s["pool_after"] == 20
+
+
+@pytest.mark.parametrize(("rank", "winner"), [("below-plain-flush", "bob"),
+                                              ("above-flush", "ann")])
+def test_a_blaze_above_flushes_beats_a_pam_flush_too(rank, winner):
+    # Five players, eve deals. ann's blaze (no Pam), bob's four diamonds + Pam, cat's five
+    # trumps; dan stands without either. below-plain-flush: the Pam flush is best; above-flush
+    # (Russian, "блеск бьет флеш", 001:60): a blaze beats every flush, a Pam flush included
+    # (interpretation 12). P = 10 + 5 = 15 to the winner; dan looed 5 -> pool 5; the beaten
+    # flush and blaze neither win nor pay.
+    got = settled({**FIVE, "blaze": True, "blaze_rank": rank},
+                  {"ann": BLAZE, "bob": PAM_DIAMONDS, "cat": FIVE_TRUMPS},
+                  "ann stand; bob stand; cat stand; dan stand; eve pass;"
+                  "ann flush; bob flush; cat flush", seats=FIVE_SEATS, dealer="eve")
+    assert got == no_play({winner: 15}, {"dan": 5}, 5, {winner: 15, "dan": -5, "eve": -5})
+
+
+@pytest.mark.parametrize(("ties", "winner"), [("seat-order", "ann"),
+                                              ("high-card-then-split", "bob")])
+def test_two_blazes_by_seat_order_or_by_the_higher_cards(ties, winner):
+    # ann KC QC JH KD JS (K K Q J J) sits before bob KS QS JD KH QD (K K Q Q J). Seat order:
+    # ann; high card (001:60: a blaze ranks "аналогично флешам", like flushes): bob, whose
+    # fourth card is the higher. P = 15 to the winner; cat stood without: looed 5 -> pool 5.
+    got = settled({**FIVE, "blaze": True, "flush_ties": ties},
+                  {"ann": ["KC", "QC", "JH", "KD", "JS"], "bob": BLAZE},
+                  "ann stand; bob stand; cat stand; dan pass; ann flush; bob flush")
+    assert got == no_play({winner: 15}, {"cat": 5}, 5, {winner: 15, "cat": -5, "dan": -5})
+
+
+def shown_record(actions, shown, **fields):
+    """A flush deal (hearts trumps, pool 10) whose showers give their cards on the action."""
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="3H", actions=actions, **fields)
+    for action in rec["actions"]:
+        if action["action"] == "flush":
+            action["cards"] = shown[action["player"]]
+    return rec
+
+
+STAND_THREE = "ann stand; bob stand; cat pass; dan stand; ann exchange; "
+
+
+def test_cards_shown_for_a_hand_not_given_take_in_his_draws_and_the_turn_up_he_kept():
+    # No hands given. bob draws 4S for 2D and shows 2S 4S 8S TS KS, a plain flush; dan takes
+    # the turn-up 3H, discards 2C and shows 4H 6H 9H QH 3H, five trumps, the better flush:
+    # P = 10 + 5 = 15 to dan (+10 after his ante); ann stood without one: looed 5 -> pool 5.
+    rec = shown_record(STAND_THREE + "bob exchange 2D > 4S; dan exchange 2C >; bob flush; "
+                       "dan flush", {"bob": ["2S", "4S", "8S", "TS", "KS"],
+                                     "dan": ["4H", "6H", "9H", "QH", "3H"]})
+    got = replayed(rec["actions"], FIVE, seats=SEATS, dealer="dan", pool=10, turnup="3H")
+    assert got == no_play({"dan": 15}, {"ann": 5}, 5, {"ann": -5, "dan": 10})
+
+
+@pytest.mark.parametrize(("actions", "shown", "hands", "index", "message"), [
+    # the cards of another player's given hand
+    (DECLARED + "; bob flush", {"bob": PLAIN_SPADES}, {"ann": PLAIN_SPADES}, 4,
+     "bob shows 2S, which he cannot hold: it is in ann's hand"),
+    # the turn-up, which no standing dealer took
+    (DECLARED + "; bob flush", {"bob": ["3H", "5H", "8H", "TH", "KH"]}, None, 4,
+     "bob shows 3H, which he cannot hold: it is the turn-up card"),
+    # a card he discarded
+    (DECLARED + "; ann exchange; bob exchange 2S > 4D; bob flush", {"bob": PLAIN_SPADES}, None,
+     6, "bob shows 2S, which he cannot hold: it was discarded"),
+    # without the card he drew
+    (DECLARED + "; ann exchange; bob exchange 2D > 4S; bob flush", {"bob": PLAIN_SPADES}, None,
+     6, "bob shows 2S 5S 8S TS KS without 4S, which he drew"),
+    # the cards another player has just shown
+    (DECLARED + "; ann flush; bob flush", {"ann": PLAIN_SPADES, "bob": PLAIN_SPADES}, None, 5,
+     "bob shows 2S, which he cannot hold: it is in ann's hand"),
+    # the standing dealer without the turn-up he took and kept
+    (STAND_THREE + "dan exchange 2D >; dan flush", {"dan": PLAIN_SPADES}, None, 6,
+     "dan shows 2S 5S 8S TS KS without 3H, which he took turned up"),
+    # one card twice
+    (DECLARED + "; bob flush", {"bob": ["2S", "2S", "8S", "TS", "KS"]}, None, 4,
+     "bob shows 2S twice"),
+], ids=["anothers-hand", "turn-up", "own-discard", "without-his-draw", "shown-already",
+        "dealer-without-turn-up", "card-twice"])
+def test_cards_shown_for_a_hand_not_given_must_be_ones_he_can_hold(actions, shown, hands,
+                                                                   index, message):
+    # 1.2.0 checked shown cards only against a given hand: each of these took the pool.
+    rec = shown_record(actions, shown, **({"hands": hands} if hands else {}))
+    errors = record_errors(rec)
+    assert (errors[0]["index"], errors[0]["message"]) == (index, message), errors

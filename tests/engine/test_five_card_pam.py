@@ -429,3 +429,70 @@ def test_trump_ace_first_trick_overrides_pam_be_civil_on_trick_1(civility, say):
     assert deal.legal_plays("bob") == ["JC"]
     assert deal.play_violation("bob", "4H") == "failed-to-play-trump-ace"
     assert deal.play_violation("bob", "JC") is None
+
+
+def test_pam_is_exempt_from_heading_a_trump_lead_but_not_from_overtrumping():
+    # Pins a reading (docs/engine.md, questions for the rules owner 23): spades trumps (4S).
+    # must_head: ann leads 9S; bob JC 3S 2D 3D 4D follows with 3S, under the 9S, though Pam
+    # would head it: Pam is exempt from following suit and from heading (interpretation 8).
+    heads = deal_at({**FIVE, "must_head": True}, SEATS, "dan", TWO_STAND + "ann 9S",
+                    hands={"ann": ["9S", "2H", "3H", "4H", "5H"],
+                           "bob": ["JC", "3S", "2D", "3D", "4D"]}, turnup="4S", pool=5)
+    assert heads.legal_plays("bob") == ["JC", "3S"]
+    assert heads.play_violation("bob", "2D") == "revoke"
+    # must_trump: ann leads 2H, bob (void) trumps with 9S; cat, void in hearts with JC 3S,
+    # must overtrump if able, and Pam, counted as a trump, is the one card that can: 3S is
+    # failed-to-overtrump.
+    over = deal_at({**FIVE, "must_trump": True}, SEATS, "dan",
+                   "ann stand; bob stand; cat stand; dan pass\nann 2H; bob 9S",
+                   hands={"ann": ["2H", "3H", "4H", "5H", "6H"],
+                          "bob": ["9S", "2C", "3C", "4C", "5C"],
+                          "cat": ["JC", "3S", "2D", "3D", "4D"]}, turnup="4S", pool=5)
+    assert over.legal_plays("cat") == ["JC"]
+    assert over.play_violation("cat", "3S") == "failed-to-overtrump"
+
+
+def test_trump_ace_first_trick_asks_pam_of_its_holder_not_the_ace():
+    # five-card trump_ace_first_trick: "the ace of trumps (in five-card Loo: Pam)". Spades
+    # trumps (4S); ann leads 9S to trick 1. bob, holding the ace of trumps AS but not Pam, may
+    # follow with any spade; with pam "none" the ace is the card due (and AS is bob's only
+    # legal play).
+    hands = {"ann": ["9S", "2H", "3H", "4H", "5H"], "bob": ["AS", "3S", "2D", "3D", "4D"]}
+    rules = {**FIVE, "trump_ace_first_trick": True}
+    with_pam = deal_at(rules, SEATS, "dan", TWO_STAND + "ann 9S", hands=hands, turnup="4S")
+    assert with_pam.legal_plays("bob") == ["AS", "3S"]
+    no_pam = deal_at({**rules, "pam": "none"}, SEATS, "dan", TWO_STAND + "ann 9S", hands=hands,
+                     turnup="4S")
+    assert no_pam.legal_plays("bob") == ["AS"]
+    assert no_pam.play_violation("bob", "3S") == "failed-to-play-trump-ace"
+
+
+def test_trump_ace_first_trick_overrides_pam_follows_trump_on_a_plain_lead_to_trick_1():
+    # Pins docs/engine.md interpretation 28 (sources: not settled): ann leads 9H to trick 1;
+    # bob holds Pam and 6H. pam_follows_trump bars Pam from a plain lead he can follow, the
+    # trick-1 duty asks for Pam: the trick-1 duty wins (Pam his only legal card; 6H is
+    # failed-to-play-trump-ace). Without trump_ace_first_trick, Pam is the revoke.
+    hands = {"ann": ["9H", "2S", "3H", "4H", "5H"], "bob": ["JC", "6H", "2D", "3D", "4D"]}
+    rules = {**FIVE, "pam_follows_trump": True}
+    both = deal_at({**rules, "trump_ace_first_trick": True}, SEATS, "dan", TWO_STAND + "ann 9H",
+                   hands=hands, turnup="4S")
+    assert both.legal_plays("bob") == ["JC"]
+    assert both.play_violation("bob", "6H") == "failed-to-play-trump-ace"
+    follows = deal_at(rules, SEATS, "dan", TWO_STAND + "ann 9H", hands=hands, turnup="4S")
+    assert follows.legal_plays("bob") == ["6H"]
+    assert follows.play_violation("bob", "JC") == "revoke"
+
+
+def test_lead_highest_trump_asks_for_pam_above_the_ace_on_the_first_trick_only():
+    # lead_highest_trump alone (five-card: the trump lead is due on trick 1 only). ann holds
+    # Pam, 9S and 2S (spades trumps): Pam is the highest trump, so it is her only legal lead;
+    # 9S is failed-to-lead-highest-trump. T1 ann JC, bob 5S (a trump to Pam) -> ann. At trick
+    # 2 no lead duty is left: any card will do.
+    hands = {"ann": ["JC", "9S", "2S", "3D", "4D"], "bob": ["5S", "6H", "7H", "8H", "9H"]}
+    deal = deal_at({**FIVE, "lead_highest_trump": True}, SEATS, "dan", TWO_STAND, hands=hands,
+                   turnup="4S", pool=5)
+    assert deal.legal_plays("ann") == ["JC"]
+    assert deal.play_violation("ann", "9S") == "failed-to-lead-highest-trump"
+    deal.push({"player": "ann", "action": "play", "card": "JC"})
+    deal.push({"player": "bob", "action": "play", "card": "5S"})
+    assert deal.legal_plays("ann") == ["9S", "2S", "3D", "4D"]

@@ -191,3 +191,12 @@ def test_result_only_record_is_settled_unverified():
     assert v["status"] == "unverified" and v["violations"] == []
     assert_settled(v, payouts={"ann": 8, "bob": 12}, loos={"cat": 5}, pool_after=8,
                    deltas={"ann": 8, "bob": 12, "cat": -5, "dan": -5})
+
+
+def test_early_tricks_remainder_divides_by_fifths_with_the_odd_units_first():
+    # The exchange deal (winners ann ann bob bob bob) under remainder early-tricks: P = 18 + 5
+    # = 23 = 5 + 5 + 5 + 4 + 4. ann (tricks 1, 2) 10, bob (3, 4, 5) 5 + 4 + 4 = 13; cat looed 5
+    # -> pool after 23 - 23 + 5 = 5 (with carry, floor(23/5) = 4 a trick left 3 and pool 8).
+    got = replayed(EXCHANGE_DEAL, {**FIVE, "remainder": "early-tricks"}, pool=18, turnup="9H")
+    assert got == clean(["ann", "ann", "bob", "bob", "bob"], {"ann": 10, "bob": 13}, 5,
+                        {"ann": 10, "bob": 13, "cat": -5, "dan": -5}, loos={"cat": 5})

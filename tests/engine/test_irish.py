@@ -187,3 +187,87 @@ def test_irish_everyone_passing_gives_the_dealer_the_pool_and_a_lone_stander_is_
     assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
     errors = record_errors(irish("ann stand; bob pass; cat pass; dan pass", pool=6))
     assert any(e["player"] == "dan" and "may not pass" in e["message"] for e in errors), errors
+
+
+SIXTEEN = " ".join(f"p{i}" for i in range(16))
+SIXTEEN_DECLARE = "p0 stand; p1 stand; " + "; ".join(f"p{i} pass" for i in range(2, 16))
+
+
+@pytest.mark.parametrize(("turned", "turnup", "p1_draw", "p1_first"), [
+    ("at-deal", "2S", "3C 4C", "8D"),
+    ("on-first-void", "2S", "3C 4C", "8D"),
+    ("first-lead", None, "2S 3C", "2S"),
+])
+def test_irish_sixteen_players_exhaust_the_stock_and_draw_from_the_discards(turned, turnup,
+                                                                            p1_draw, p1_first):
+    # 16 x 3 = 48 cards dealt. With a trump card (turned at the deal, or set aside until the
+    # first void: "не вскрывается", is not revealed, 001:38) the stock holds 52 - 48 - 1 = 3:
+    # p0 draws all three (AS KS QS for 3C 4C 5C) and p1's draws for 6D 7D come from p0's
+    # discards (3C 4C). first-lead has no trump card: 4 in the stock, p1 draws its last (2S),
+    # then 3C. (1.2.0 counted the on-first-void trump card in the stock and refused p1's 3C.)
+    # T1 p0 AS (spades trumps: turned, turned at p1's void 8D, or led), p1 8D or 2S -> p0;
+    # T2 p0 KS, p1 (no spade) a club -> p0; T3 the same. p0 takes all three: P = 6 + 3 = 9;
+    # p1 looed 3 -> next pool 3; p15 antes 3.
+    second = "4C" if p1_first == "8D" else "8D"
+    rec = record(SIXTEEN, "p15", turnup=turnup, pool=6, rules={**IRISH, "trump_turned": turned},
+                 actions=f"""{SIXTEEN_DECLARE}
+                 p0 exchange 3C 4C 5C > AS KS QS; p1 exchange 6D 7D > {p1_draw}
+                 p0 AS; p1 {p1_first}; p0 KS; p1 3C; p0 QS; p1 {second}""")
+    v = play(rec)
+    assert (v["trumps"], v["status"]) == ("S", "valid")
+    assert winners(v) == ["p0", "p0", "p0"]
+    assert_settled(v, pool=9, payouts={"p0": 9}, loos={"p1": 3}, pool_after=3,
+                   deltas={"p0": 9, "p1": -3, "p15": -3})
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("pools", "always-double"), ("simple_pool", "miss-and-trump"),           # no simple pool
+    ("ante_double", {"dealer": 3, "each": 3}),
+    ("flush", "three-trumps"), ("flush", "three-trumps-redeal"),            # question 25
+    ("bold_stand", True),                                                   # question 25
+    ("turnup_to_dealer", True), ("pam", "jack-of-clubs"), ("blaze", True),  # five-card's
+])
+def test_options_irish_loo_does_not_play_are_refused_naming_them(option, value):
+    from games.rules import RuleError, RuleSet
+
+    with pytest.raises(RuleError) as err:
+        RuleSet.from_options({**IRISH, option: value})
+    assert f"{option}: does not apply to Irish Loo" in str(err.value)
+
+
+def test_a_miss_in_an_irish_record_is_a_record_error():
+    # No miss is dealt: a record's miss, and looking at one, describe no real Irish deal.
+    errors = record_errors(irish("ann pass; bob pass; cat pass"
+                                 ) | {"miss": ["2C", "3C", "4C"]})
+    assert [(e["index"], e["field"], e["message"]) for e in errors] == [
+        (None, "miss", "miss: this deal (irish) has no miss")]
+    errors = record_errors(irish("ann ! looked-at-miss; ann pass; bob pass; cat pass"))
+    assert [(e["index"], e["player"]) for e in errors] == [(0, "ann")]
+    assert errors[0]["message"] == "ann: looked-at-miss, but no miss is dealt in this deal"
+
+
+def test_a_turn_up_in_a_first_lead_deal_is_a_record_error():
+    # The Portuguese Irish Loo turns no card: "Sem carta virada" (003:57), the first card led
+    # makes trumps. The FIRST_LEAD deal with a turn-up named (7D) describes no real deal; 1.2.0
+    # took it and ignored it. Without one it is valid (test above).
+    errors = record_errors(irish(*FIRST_LEAD, turnup="7D", trump_turned="first-lead"))
+    assert [(e["index"], e["field"], e["card"]) for e in errors] == [(None, "turnup", "7D")]
+    assert errors[0]["message"] == ('turnup: no card is turned in this deal (trump_turned '
+                                    '"first-lead": the first card led makes trumps), not 7D')
+    assert play(irish(*FIRST_LEAD, turnup=None, trump_turned="first-lead"))["trumps"] == "H"
+
+
+def test_irish_lone_stander_against_a_standing_dealer_or_a_concession():
+    # The defended deal above with dan standing instead: he plays for his share like anyone.
+    # T1 ann AD, dan KD -> ann; T2 ann 9H, dan 5H -> ann; T3 ann 8C, dan QD -> dan.
+    # P = 6 + 3 = 9, a trick 3: ann 6, dan 3 (his -3 ante back) -> pool after 0.
+    v = play(irish("ann stand; bob pass; cat pass; dan stand",
+                   "ann exchange 2C > AD; dan exchange 3S 4S > KD QD",
+                   "ann AD; dan KD; ann 9H; dan 5H; ann 8C; dan QD", pool=6,
+                   hands={"ann": ["2C", "9H", "8C"], "dan": ["3S", "4S", "5H"]}))
+    assert winners(v) == ["ann", "ann", "dan"] and "defender" not in v
+    assert_settled(v, payouts={"ann": 6, "dan": 3}, pool_after=0, deltas={"ann": 6})
+    # single_stander "concede" (Enquire Within): dan may pass, giving ann P = 9 without play.
+    v = play(irish("ann stand; bob pass; cat pass; dan pass", pool=6, single_stander="concede"))
+    assert v["ended"] == "conceded" and v["tricks"] == []
+    assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
