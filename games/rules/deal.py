@@ -487,6 +487,11 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if kind not in IRREGULARITY_KINDS:
             raise self._err(f"{name}: unknown irregularity kind {kind!r}", player=name,
                             field="kind")
+        if kind in OWN_CARD_KINDS and s in self._out_of_deal:
+            # a play offence needs cards of his own: sitting a poker-Loo redeal out, he is dealt
+            # none (his plays are refused alike)
+            raise self._err(f"{kind}: {name} sits this deal out and holds no cards",
+                            player=name, field="kind")
         card = action.get("card")
         c = None
         if card is not None:

@@ -216,3 +216,17 @@ def test_both_at_poker_loo_burns_twice_an_offender_the_tricks_burn(how, burn):
     assert_settled(v, pool=21, payouts={"ann": 21}, loos={"bob": 21, "cat": 21, "dan": burn},
                    pool_after=42 + burn,
                    deltas={"ann": 16, "bob": -26, "cat": -26, "dan": -6 - burn})
+
+
+# --- poker-Loo: the player sitting a redeal out -------------------------------------------
+@pytest.mark.parametrize("offence", ["exposed-card 7D", "exposed-card", "threw-up-after-lead",
+                                     "revoke"])
+def test_a_play_offence_by_the_player_sitting_a_redeal_out_is_a_record_error(offence):
+    # bob sits the redeal out and is dealt no cards: he can expose, throw up or revoke none.
+    # 1.2.0 took the offence, burned him the pot (40) and threw the redeal in again.
+    errors = record_errors(record("ann bob cat", "cat", rules={"game": "poker-loo"}, pool=40,
+                                  number=3, turnup="2S", redeal=True, sits_out=["bob"],
+                                  actions=f"ann stand; cat stand; bob ! {offence}\n"
+                                  "ann AH; cat 2H"))
+    assert [(e["index"], e["player"], e["field"]) for e in errors] == [(2, "bob", "kind")]
+    assert errors[0]["message"].endswith("bob sits this deal out and holds no cards")
