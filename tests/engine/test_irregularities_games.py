@@ -1,13 +1,15 @@
 """Section 6 of loo-rules.md across the games and their interactions (a rules audit): misdeals
 at Irish and five-card Loo, play offences at Irish Loo (a defending dealer's too), looking at
-another hand once committed (a simple pool, an Irish stander before his exchange) or after
-passing, the full loo "P as it stood" under unlimited and mixed loo, one player's several
-offences, `penalty_and_loo: both` beside a defence and at poker-Loo. Every figure is worked out
-by hand in the comment beside it; `play` checks conservation."""
+another hand once committed (a simple pool, an Irish or five-card stander before the exchange)
+or after passing, the full loo "P as it stood" under unlimited and mixed loo, one player's
+several offences, `penalty_and_loo: both` beside a defence, a flush and at poker-Loo, and a
+play offence by the player sitting a poker-Loo redeal out. Every figure is worked out by hand
+in the comment beside it; `play` checks conservation."""
 import pytest
 
 from tests.engine.dealkit import assert_settled, play, record, record_errors, violations, winners
 from tests.engine.outcome import offended, replayed
+from tests.engine.test_five_card_flush import PLAIN_SPADES
 from tests.engine.test_five_card_play import LEAD_WINNERS, TRUMP_FIRST, TWO_STAND
 from tests.engine.test_irish import DECLARE as IRISH_DECLARE
 from tests.engine.test_irish import EXCHANGE as IRISH_EXCHANGE
@@ -230,3 +232,19 @@ def test_a_play_offence_by_the_player_sitting_a_redeal_out_is_a_record_error(off
                                   "ann AH; cat 2H"))
     assert [(e["index"], e["player"], e["field"]) for e in errors] == [(2, "bob", "kind")]
     assert errors[0]["message"].endswith("bob sits this deal out and holds no cards")
+
+
+@pytest.mark.parametrize(("how", "loo"), [("replace", 5), ("both", 10)])
+def test_both_and_a_flush_loos_a_committed_offender_twice(how, loo):
+    # Five-card: bob stands, looks at another hand (full loo 5) and plays on; ann shows a plain
+    # flush and takes P = 10 + 5 = 15. bob, a stander without a flush, is looed by it as well:
+    # once under replace (5), twice under both (10), like an offender without a trick.
+    # Pool after 15 - 15 + loo.
+    v = play(record(SEATS, "dan", rules={"game": "five-card", "penalty_and_loo": how},
+                    pool=10, turnup="3H", hands={"ann": PLAIN_SPADES},
+                    actions="ann stand; bob stand; cat pass; dan pass; bob ! looked-at-hand; "
+                            "ann flush"))
+    assert v["ended"] == "flush"
+    assert violations(v) == [("bob", "looked-at-hand", None, None, "full-loo")]
+    assert_settled(v, pool=15, payouts={"ann": 15}, loos={"bob": loo}, pool_after=loo,
+                   deltas={"ann": 15, "bob": -loo, "dan": -5})
