@@ -248,3 +248,18 @@ def test_both_and_a_flush_loos_a_committed_offender_twice(how, loo):
     assert violations(v) == [("bob", "looked-at-hand", None, None, "full-loo")]
     assert_settled(v, pool=15, payouts={"ann": 15}, loos={"bob": loo}, pool_after=loo,
                    deltas={"ann": 15, "bob": -loo, "dan": -5})
+
+
+@pytest.mark.parametrize("look", ["ann ! looked-out-of-turn; ann stand",   # at her own turn
+                                  "ann stand; ann ! looked-out-of-turn"])  # after declaring
+def test_a_look_out_of_turn_is_the_tables_word_wherever_it_is_written(look):
+    # Pins docs/engine.md question 25: the table's note is charged where the record places it,
+    # though ann, eldest, may look at her cards at her turn (she may have looked while the
+    # cards were still being dealt). Single loo 3 into P = 12, a trick 4: ann 8, bob 4;
+    # cat looed 3.
+    v = play(three(look, "bob miss; cat stand; dan pass", TRICK1,
+                   "ann 9H; bob 3H; cat 2H", TRICK3))
+    assert violations(v) == [("ann", "looked-out-of-turn", None, None, "single-loo")]
+    assert_settled(v, pool=12, payouts={"ann": 8, "bob": 4}, loos={"cat": 3},
+                   penalties={"ann": 3}, pool_after=3,
+                   deltas={"ann": 5, "bob": 4, "cat": -3, "dan": -3})
