@@ -24,6 +24,7 @@ from .phases import (
     DECLARE,
     EXCHANGE,
     FLUSH,
+    IN_PLAY_KINDS,
     IRREGULARITY_KINDS,
     NOBODY,
     OVER,
@@ -491,6 +492,10 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             # a play offence needs cards of his own: sitting a poker-Loo redeal out, he is dealt
             # none (his plays are refused alike)
             raise self._err(f"{kind}: {name} sits this deal out and holds no cards",
+                            player=name, field="kind")
+        if kind in IN_PLAY_KINDS and self.phase != PLAY:
+            # a revoke, a lead or a card thrown up after it: nobody has played to a trick yet
+            raise self._err(f"{kind}: {name} cannot have done it, the play has not begun",
                             player=name, field="kind")
         card = action.get("card")
         c = None

@@ -263,3 +263,28 @@ def test_a_look_out_of_turn_is_the_tables_word_wherever_it_is_written(look):
     assert_settled(v, pool=12, payouts={"ann": 8, "bob": 4}, loos={"cat": 3},
                    penalties={"ann": 3}, pool_after=3,
                    deltas={"ann": 5, "bob": 4, "cat": -3, "dan": -3})
+
+
+# --- a corrected play offence needs a trick -------------------------------------------------
+@pytest.mark.parametrize("kind", ["revoke", "failed-to-head", "failed-to-lead-trump",
+                                  "threw-up-after-lead"])
+def test_a_corrected_play_offence_before_the_play_is_a_record_error(kind):
+    # The table's note of an offence done to a trick (a lead, a card following it, cards
+    # thrown up after the lead) cannot come before anyone has played: 1.2.0 charged bob a full
+    # loo, at no trick, for a "revoke" during the declarations.
+    errors = record_errors(three(f"ann stand; bob ! {kind}; bob miss; cat stand; dan pass",
+                                 TRICK1, "ann 9H; bob 3H; cat 2H", TRICK3))
+    assert [(e["index"], e["player"], e["field"]) for e in errors] == [(1, "bob", "kind")]
+    assert errors[0]["message"] == f"{kind}: bob cannot have done it, the play has not begun"
+
+
+def test_a_card_played_out_of_turn_or_exposed_before_the_play_is_still_an_offence():
+    # Playing a card while the others still declare, or exposing one, can happen before the
+    # play: as revoke, bob pays one full loo 3, his trick's 3 stay. P = 9: ann 6; cat looed 3
+    # -> 9 - 6 + 6 = 9.
+    v = play(three("ann stand; bob ! played-out-of-turn; bob ! exposed-card; bob miss",
+                   "cat stand; dan pass", TRICK1, "ann 9H; bob 3H; cat 2H", TRICK3))
+    assert violations(v) == [("bob", "played-out-of-turn", None, None, "full-loo"),
+                             ("bob", "exposed-card", None, None, "full-loo")]
+    assert_settled(v, payouts={"ann": 6}, loos={"bob": 3, "cat": 3}, pool_after=9,
+                   deltas={"ann": 6, "bob": -3, "cat": -3, "dan": -3})
