@@ -208,7 +208,7 @@ def test_both_and_a_defending_dealer_without_a_trick_pays_the_penalty_once():
 def test_both_at_poker_loo_burns_twice_an_offender_the_tricks_burn(how, burn):
     # First deal (everybody stands and is committed), P = 6 + 5 + 5 + 5 = 21. dan looks at
     # another hand (burned 21) and plays on; he takes one trick, which burns him as well: under
-    # `both` he pays 42 (docs/engine.md question 24). ann's three tricks take 21; bob (1) and
+    # `both` he pays 42 (docs/engine.md question 27). ann's three tricks take 21; bob (1) and
     # cat (0) burn 21. Pool after 21 - 21 + 42 + burn.
     v = play(record(SEATS, "dan", turnup="2H", pool=0, number=1,
                     rules={"game": "poker-loo", "penalty_and_loo": how},
@@ -253,7 +253,7 @@ def test_both_and_a_flush_loos_a_committed_offender_twice(how, loo):
 @pytest.mark.parametrize("look", ["ann ! looked-out-of-turn; ann stand",   # at her own turn
                                   "ann stand; ann ! looked-out-of-turn"])  # after declaring
 def test_a_look_out_of_turn_is_the_tables_word_wherever_it_is_written(look):
-    # Pins docs/engine.md question 25: the table's note is charged where the record places it,
+    # Pins docs/engine.md question 28: the table's note is charged where the record places it,
     # though ann, eldest, may look at her cards at her turn (she may have looked while the
     # cards were still being dealt). Single loo 3 into P = 12, a trick 4: ann 8, bob 4;
     # cat looed 3.
