@@ -24,6 +24,7 @@ from .phases import (
     DECLARE,
     EXCHANGE,
     FLUSH,
+    IN_PLAY_KINDS,
     IRREGULARITY_KINDS,
     NOBODY,
     OVER,
@@ -507,6 +508,15 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if kind not in IRREGULARITY_KINDS:
             raise self._err(f"{name}: unknown irregularity kind {kind!r}", player=name,
                             field="kind")
+        if kind in OWN_CARD_KINDS and s in self._out_of_deal:
+            # a play offence needs cards of his own: sitting a poker-Loo redeal out, he is dealt
+            # none (his plays are refused alike)
+            raise self._err(f"{kind}: {name} sits this deal out and holds no cards",
+                            player=name, field="kind")
+        if kind in IN_PLAY_KINDS and self.phase != PLAY:
+            # a revoke, a lead or a card thrown up after it: nobody has played to a trick yet
+            raise self._err(f"{kind}: {name} cannot have done it, the play has not begun",
+                            player=name, field="kind")
         card = action.get("card")
         c = None
         if card is not None:
@@ -539,6 +549,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if kind == "looked-at-miss" and not self._miss_dealt:
             raise self._err(f"{name}: looked-at-miss, but no miss is dealt in this deal",
                             player=name, field="kind")
+        if kind == "looked-at-miss" and self._holds_the_miss(s):
+            return  # his own cards now: the offence is looking at the miss *without taking it*
         if kind in SINGLE_LOO_KINDS:
             self._offence(s, kind, c, evidence, "single-loo")
             return
@@ -548,6 +560,29 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             # pool nobody may pass: every player is committed from the deal and plays on)
             self._forced_pass = self._forced_pass | {s}
         self._offence(s, kind, c, evidence, "full-loo")
+
+    def _holds_the_miss(self, s: int) -> bool:
+        """Seat ``s`` took the miss, or defends the pool with it."""
+        return s == self._miss_taker or (s == self._defender and self._has_miss)
+
+    def _withdraw_looks_at_miss(self, s: int) -> None:
+        """Seat ``s`` takes the miss (or defends with it) after looking at it: s.6 penalises
+        "looking at the miss without taking it" (001:35: "вскрыл «мисс», но не взял ее", opened
+        the miss but did not take it), so his looks are no offence and their single loos are
+        not paid."""
+        name = self.seats[s]
+        kept = [v for v in self.violations
+                if not (v["player"] == name and v["rule"] == "looked-at-miss")]
+        looks = len(self.violations) - len(kept)
+        if not looks:
+            return
+        self.violations = kept
+        penalties = self.books.penalties
+        left = penalties.get(name, 0) - looks * self.rules.single_loo
+        if left:
+            penalties[name] = left  # (his other single loos, out of turn: still paid)
+        else:
+            penalties.pop(name, None)
 
     def _offence(self, s: int, rule: str, card: int | None, evidence: str, penalty: str,
                  *, in_play: bool = True) -> None:

@@ -186,10 +186,12 @@ class Declaring:
         if kind == "take-miss":
             self._miss_taker = s
             self._hands[s] = list(self._miss) if self._miss is not None else None
+            self._withdraw_looks_at_miss(s)
         elif kind == "defend":
             self._defender = s
             if self._has_miss:
                 self._hands[s] = list(self._miss) if self._miss is not None else None
+                self._withdraw_looks_at_miss(s)
 
     def _standing(self) -> list[int]:
         """The players whose declaration makes them play, in order from eldest."""

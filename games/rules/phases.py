@@ -30,6 +30,9 @@ SINGLE_LOO_KINDS = frozenset({"looked-out-of-turn", "declared-out-of-turn", "loo
 #: irregularities punished like a revoke (a full loo into the next pool, winnings stay)
 FULL_LOO_KINDS = PLAY_RULES | {"looked-at-hand", "exposed-card", "threw-up-after-lead"}
 IRREGULARITY_KINDS = SINGLE_LOO_KINDS | FULL_LOO_KINDS | {"misdeal"}
+#: offences done to a trick (a lead or a card following it), so only once the play has begun:
+#: a card played out of turn or exposed may come before it (during the declarations)
+IN_PLAY_KINDS = (PLAY_RULES - {"played-out-of-turn"}) | {"threw-up-after-lead"}
 #: irregularities whose ``card`` is the offender's own, held when the table saw the offence (a
 #: card played wrongly and taken back, exposed, thrown up); the others' card may be anyone's
 #: (a misdeal's exposed card, a card seen in another hand, the miss, the stock, the discards)

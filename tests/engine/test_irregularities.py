@@ -405,3 +405,47 @@ def test_an_offender_takes_nothing_from_the_pool_without_play_either(
     assert v["ended"] == ended
     assert_settled(v, payouts={}, loos=loos, penalties=penalties, pool_after=pool_after,
                    deltas=deltas)
+
+
+@pytest.mark.parametrize("looks", [
+    "bob ! looked-at-miss; bob miss",                   # looked, then took it in turn
+    "bob miss; bob ! looked-at-miss",                   # took it, then looked: his own cards
+    "bob ! looked-at-miss; bob ! looked-at-miss; bob miss",
+])
+def test_looking_at_the_miss_and_taking_it_is_no_offence(looks):
+    # s.6 penalises "looking at the miss without taking it" (001:35 "вскрыл «мисс», но не взял
+    # ее": opened the miss but did not take it). bob looks at the miss and takes it: no single
+    # loo (1.2.0 charged 3 and made P 12). The standard deal: P = 6 + 3 = 9, ann 6, bob 3,
+    # cat looed 3 -> next pool 3.
+    v = play(deal(f"ann stand; {looks}; cat stand; dan pass", TRICK1, TRICK2, TRICK3))
+    assert v["status"] == "valid" and v["violations"] == []
+    assert_settled(v, pool=9, payouts={"ann": 6, "bob": 3}, loos={"cat": 3}, penalties={},
+                   pool_after=3, deltas={"ann": 6, "bob": 3, "cat": -3, "dan": -3})
+
+
+def test_a_look_at_the_miss_by_one_who_does_not_take_it_is_still_paid():
+    # cat looks at the miss, bob takes it: cat's single loo stands (3, into P = 12, a trick 4:
+    # ann 8, bob 4); bob's own look before taking it is withdrawn, his look out of turn is not
+    # (3 more: P = 15, a trick 5: ann 10, bob 5); cat, looed, pays 3 more.
+    v = play(deal("cat ! looked-at-miss; bob ! looked-out-of-turn; bob ! looked-at-miss",
+                  "ann stand; bob miss; cat stand; dan pass", TRICK1, TRICK2, TRICK3))
+    assert violations(v) == [("cat", "looked-at-miss", None, None, "single-loo"),
+                             ("bob", "looked-out-of-turn", None, None, "single-loo")]
+    assert_settled(v, pool=15, payouts={"ann": 10, "bob": 5}, loos={"cat": 3},
+                   penalties={"cat": 3, "bob": 3}, pool_after=3,
+                   deltas={"ann": 10, "bob": 2, "cat": -6, "dan": -3})
+
+
+@pytest.mark.parametrize("single", [None, 0])
+def test_a_dealer_who_looked_at_the_miss_and_defends_with_it_pays_nothing(single):
+    # ann AD KD AH stands alone; dan looks at the miss 2D 3H 4C and defends with it: he plays
+    # the miss, so the look is no offence (with single_loo 0 as well: nothing was booked).
+    # ann takes all three: P = 6 + 3 = 9 to ann; dan -3 (ante), pool after 0.
+    options = {} if single is None else {"single_loo": single}
+    v = play(record(SEATS, "dan", turnup="7D", pool=6, miss=["2D", "3H", "4C"],
+                    rules={"game": "three-card", **options},
+                    actions="""ann stand; dan ! looked-at-miss; bob pass; cat pass; dan defend
+                    ann AD; dan 2D; ann KD; dan 3H; ann AH; dan 4C"""))
+    assert v["violations"] == [] and v["defender"] == "dan"
+    assert_settled(v, payouts={"ann": 9}, penalties={}, pool_after=0,
+                   deltas={"ann": 9, "dan": -3})

@@ -197,7 +197,7 @@ def _noted(at, player, kind, card, **fields):
     (10, "bob", "exposed-card", "AH", ": ann played it to trick 1"),
     (10, "bob", "threw-up-after-lead", "QH", ": bob played it to trick 1"),
     (7, "bob", "exposed-card", "KH", ": it is in ann's hand"),          # ann drew it, plays it
-    (7, "cat", "revoke", "9C", ": it is in bob's hand"),                # a corrected revoke
+    (10, "cat", "revoke", "9C", ": it is in bob's hand"),               # a corrected revoke
     (7, "bob", "exposed-card", "9H", ": it is the turn-up card"),
     (7, "ann", "exposed-card", "2C", ": it was discarded"),             # by ann herself
     (7, "cat", "played-out-of-turn", "QC", ": it was discarded"),
