@@ -1,0 +1,175 @@
+"""The end of a session at 4 to 7 seats (loo-rules.md s.7): the pool left split equally, the odd
+units one each in seat order from the eldest (left of the dealer who would deal next), the
+banker's buy-back, each player's result in money (odd chip values, currencies of 0, 2 and 3
+decimals), conservation, the session file's round trip, and a reopen and re-close.
+
+Each table is one three-card simple pool (everybody plays, the dealer antes 3, P = 3: a trick
+is worth 1), recorded result-only; every player without a trick is looed 3. Buy-ins 20 each.
+
+* 4 seats, ann deals; bob 2 tricks, cat 1; dan, ann looed: pool 6. Next dealer bob, eldest
+  cat. 6 = 1 each + 2 odd: cat 2, dan 2, ann 1, bob 1. Chips: ann 20-3-3 = 14, bob 22,
+  cat 21, dan 17; returned ann 15, bob 23, cat 23, dan 19 (80). 25p a chip, GBP:
+  ann -5 x 25 = -1.25, bob +0.75, cat +0.75, dan -0.25.
+* 5 seats, bob deals; cat 2, dan 1; eve, ann, bob looed: pool 9. Next cat, eldest dan.
+  9 = 1 each + 4 odd: dan, eve, ann, bob 2, cat 1. Chips ann 17, bob 14, cat 22, dan 21,
+  eve 17; returned ann 19, bob 16, cat 23, dan 23, eve 19 (100). 7 fils a chip, BHD (three
+  decimals): ann -0.007, bob -0.028, cat 0.021, dan 0.021, eve -0.007.
+* 6 seats, dan deals; eve, fay, ann 1 trick each; bob, cat, dan looed: pool 9. Next eve,
+  eldest fay. 9 = 1 each + 3 odd: fay, ann, bob 2; cat, dan, eve 1 (wrapping past the last
+  seat). Chips ann 21, bob 17, cat 17, dan 14, eve 21, fay 21; returned ann 23, bob 19,
+  cat 18, dan 15, eve 22, fay 23 (120). 3 yen a chip, JPY (no decimals): ann 9, bob -3,
+  cat -6, dan -15, eve 6, fay 9.
+* 7 seats, gus deals; ann, bob, cat 1 each; dan, eve, fay, gus looed: pool 12. Next ann,
+  eldest bob. 12 = 1 each + 5 odd: bob, cat, dan, eve, fay 2; gus, ann 1. Chips ann 21,
+  bob 21, cat 21, dan 17, eve 17, fay 17, gus 14; returned ann 22, bob 23, cat 23, dan 19,
+  eve 19, fay 19, gus 15 (140). 1p a chip, GBP: ann 0.02, bob 0.03, cat 0.03, dan -0.01,
+  eve -0.01, fay -0.01, gus -0.05.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass
+from decimal import Decimal
+
+import pytest
+
+from games.settlement import split_pool
+from tests.reports.conftest import url
+from tests.reports.test_session_file_export import reimported, same_session
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
+
+
+@dataclass(frozen=True)
+class Table:
+    seats: int
+    dealer: str
+    tricks: dict[str, int]
+    pool: int
+    eldest: str
+    shares: dict[str, int]
+    returned: dict[str, int]
+    chip_value: int
+    currency: str
+    results: dict[str, str]  # as the report writes them
+
+
+TABLES = [
+    Table(4, "ann", {"bob": 2, "cat": 1}, 6, "cat",
+          {"ann": 1, "bob": 1, "cat": 2, "dan": 2},
+          {"ann": 15, "bob": 23, "cat": 23, "dan": 19}, 25, "GBP",
+          {"ann": "-1.25", "bob": "0.75", "cat": "0.75", "dan": "-0.25"}),
+    Table(5, "bob", {"cat": 2, "dan": 1}, 9, "dan",
+          {"ann": 2, "bob": 2, "cat": 1, "dan": 2, "eve": 2},
+          {"ann": 19, "bob": 16, "cat": 23, "dan": 23, "eve": 19}, 7, "BHD",
+          {"ann": "-0.007", "bob": "-0.028", "cat": "0.021", "dan": "0.021", "eve": "-0.007"}),
+    Table(6, "dan", {"eve": 1, "fay": 1, "ann": 1}, 9, "fay",
+          {"ann": 2, "bob": 2, "cat": 1, "dan": 1, "eve": 1, "fay": 2},
+          {"ann": 23, "bob": 19, "cat": 18, "dan": 15, "eve": 22, "fay": 23}, 3, "JPY",
+          {"ann": "9", "bob": "-3", "cat": "-6", "dan": "-15", "eve": "6", "fay": "9"}),
+    Table(7, "gus", {"ann": 1, "bob": 1, "cat": 1}, 12, "bob",
+          {"ann": 1, "bob": 2, "cat": 2, "dan": 2, "eve": 2, "fay": 2, "gus": 1},
+          {"ann": 22, "bob": 23, "cat": 23, "dan": 19, "eve": 19, "fay": 19, "gus": 15}, 1, "GBP",
+          {"ann": "0.02", "bob": "0.03", "cat": "0.03", "dan": "-0.01", "eve": "-0.01",
+           "fay": "-0.01", "gus": "-0.05"}),
+]
+IDS = [f"{t.seats}-seats" for t in TABLES]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=IDS)
+def test_split_pool_gives_the_odd_units_in_seat_order_from_the_eldest(table):
+    assert split_pool(table.pool, PLAYERS[:table.seats], table.eldest) == table.shares
+
+
+def test_split_pool_from_the_last_seat_wraps_to_the_first():
+    # 7 units among ann..gus from gus: 1 each, gus the odd unit; 13 from fay: fay, gus, ann,
+    # bob, cat, dan 2 and eve 1
+    seats = PLAYERS
+    assert split_pool(8, seats, "gus") == {**{s: 1 for s in seats}, "gus": 2}
+    assert split_pool(13, seats, "fay") == {**{s: 2 for s in seats}, "eve": 1}
+
+
+def _closed_table(club, scorer_client, table: Table):
+    from accounts.models import Role
+    from accounts.services import member_ensure
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = PLAYERS[:table.seats]
+    for name in seats:
+        member_ensure(club=club, name=name, role=Role.PLAYER)
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=seats,
+                             first_dealer=table.dealer, rules={"game": "three-card"},
+                             chip_value=table.chip_value, currency=table.currency,
+                             buy_ins={s: 20 for s in seats})
+    deal_record(session=session, number=1,
+                record={"dealer": table.dealer, "result": {"tricks": table.tricks}})
+    response = scorer_client.post(url(session, "close"), {"reason": "end"}, format="json")
+    assert response.status_code == 200, response.content
+    return session, response.json()
+
+
+@pytest.mark.parametrize("table", TABLES, ids=IDS)
+def test_the_close_splits_from_the_eldest_and_buys_every_chip_back(club, scorer_client,
+                                                                   viewer_client, table):
+    from games.services.ledger import ledger_balances, ledger_check
+    from games.settlement import minor_units
+
+    session, body = _closed_table(club, scorer_client, table)
+    seats = PLAYERS[:table.seats]
+    assert body["end_pool"] == {"mode": "split", "pool": table.pool, "eldest": table.eldest,
+                                "shares": table.shares}
+    assert body["returned"] == table.returned
+    money = {s: minor_units(Decimal(table.results[s]), table.currency) for s in seats}
+    assert body["results"] == money and sum(money.values()) == 0
+    assert body["currency"] == table.currency
+    # every chip is back with the banker: nobody, not the pool, holds any
+    assert set(ledger_balances(session).values()) == {0}
+    assert ledger_check(session) == []
+
+    report = viewer_client.get(url(session, "report")).json()
+    assert {p["name"]: p["result"] for p in report["players"]} == table.results
+    assert {p["name"]: p["end_pool_share"] for p in report["players"]} == table.shares
+    totals = report["totals"]
+    assert (totals["chips_bought"], totals["chips_returned"]) == (20 * table.seats,) * 2
+    assert (totals["result_money"], totals["result_chips"], totals["end_pool"]) == (0, 0, table.pool)
+    rows = list(csv.DictReader(io.StringIO(viewer_client.get(
+        url(session, "report"), {"format": "csv"}).content.decode())))
+    assert {r["player"]: r["result_money"] for r in rows} == table.results
+    assert sum(Decimal(r["result_money"]) for r in rows) == 0
+    assert {r["player"]: int(r["returned_chips"]) for r in rows} == table.returned
+
+
+@pytest.mark.parametrize("table", TABLES[1:3], ids=IDS[1:3])
+def test_the_closed_table_round_trips_through_its_session_file(club, scorer_client,
+                                                               viewer_client, django_capture_on_commit_callbacks,
+                                                               table):
+    session, _ = _closed_table(club, scorer_client, table)
+    copy = reimported(session, viewer_client, scorer_client,
+                      django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
+    files = [viewer_client.get(url(s, "file")).content.splitlines() for s in (session, copy)]
+    assert files[1][1:] == files[0][1:]  # every line but the header (its own session's name)
+
+
+def test_a_reopen_gives_the_pool_and_chips_back_and_the_re_close_buys_them_again(
+        club, scorer_client, owner_client, table=TABLES[1]):
+    from games.services.ledger import ledger_balances, ledger_check
+
+    session, first = _closed_table(club, scorer_client, table)
+    assert owner_client.post(url(session, "reopen"), {"reason": "recount"},
+                             format="json").status_code == 200
+    # as the deal left them: ann 17, bob 14, cat 22, dan 21, eve 17, pool 9
+    assert ledger_balances(session) == {"ann": 17, "bob": 14, "cat": 22, "dan": 21, "eve": 17,
+                                        "pool": 9, "bank": -100}
+    assert ledger_check(session) == []
+    again = scorer_client.post(url(session, "close"), {"reason": "recounted"}, format="json")
+    assert again.status_code == 200, again.content
+    for part in ("end_pool", "returned", "results"):
+        assert again.json()[part] == first[part], part
+    assert set(ledger_balances(session).values()) == {0}
+    assert ledger_check(session) == []
