@@ -173,3 +173,65 @@ def test_a_reopen_gives_the_pool_and_chips_back_and_the_re_close_buys_them_again
         assert again.json()[part] == first[part], part
     assert set(ledger_balances(session).values()) == {0}
     assert ledger_check(session) == []
+
+
+FINAL_CASES = [("three-card", 4), ("irish", 5), ("five-card", 6), ("poker-loo", 7)]
+
+
+@pytest.mark.parametrize(("preset", "players"), FINAL_CASES)
+def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(club, preset,
+                                                                                players):
+    """end_pool "final-deal": a generated session, then the final deal dealt by whoever's turn
+    it is into the pool left (everybody stands, no miss, no ante). The import stores it, the
+    closing splits what it leaves from the eldest after it, the final deal is nobody's turn, and
+    the figures are the engine's own replay's."""
+    import json
+    import random
+
+    from accounts.models import Role
+    from accounts.services import member_ensure
+    from games.imports.models import ImportJob
+    from games.imports.services import run_import
+    from games.rules import DEALT_AGAIN, replay_session
+    from games.rules.simulate import play_random_deal, random_session
+    from games.services.closing import session_close
+    from games.services.ledger import ledger_balances, ledger_check
+    from games.settlement import eldest_after, turns_dealt
+
+    seats = PLAYERS[:players]
+    for name in seats:
+        member_ensure(club=club, name=name, role=Role.PLAYER)
+    rng = random.Random(f"final-{preset}")
+    rules = {"preset": preset, "end_pool": "final-deal"}
+    lines = random_session(rules, seats, 12, rng)
+    lines[0] = {**lines[0], "allow_credit": True}  # poker-Loo's pots outgrow any buy-in
+    verdicts = list(replay_session(lines))
+    following = verdicts[-1]["next"]
+    while True:  # a misdealt final deal is dealt again: take one that was played
+        final = play_random_deal(rules, seats, following["dealer"], pool=following["pool"],
+                                 rng=rng, first_of_series=following["first_of_series"],
+                                 number=13, redeal=verdicts[-1].get("redeal"), final=True)
+        if final.verdict["ended"] not in DEALT_AGAIN:
+            break
+    assert final.verdict["settlement"]["antes"] == {} and "miss" not in final.record
+    assert set(final.verdict["standers"]) == set(seats) - set(final.record.get("sits_out", []))
+    lines.append(final.record)
+    verdicts = list(replay_session(lines))
+    left = verdicts[-1]["settlement"]["pool_after"]
+    job = run_import(ImportJob.objects.create(
+        club=club, source="\n".join(json.dumps(x) for x in lines)).pk)
+    assert job.status == "done", job.errors
+
+    closing = session_close(session=job.session)
+    assert (closing.end_pool_mode, closing.end_pool) == ("final-deal", left)
+    assert closing.eldest == eldest_after(seats, verdicts[-1]["next"]["dealer"])
+    assert sum(closing.shares.values()) == left
+    assert set(ledger_balances(job.session).values()) == {0} and ledger_check(job.session) == []
+    won = {s: sum(v["settlement"]["deltas"].get(s, 0) for v in verdicts) for s in seats}
+    buy_in = lines[0]["buy_ins"]
+    assert closing.returned == {s: buy_in[s] + won[s] + closing.shares[s] for s in seats}
+    assert sum(closing.returned.values()) == sum(buy_in.values())
+    # the final deal is no turn at the deal: the turns are the first twelve deals' alone
+    records = lines[1:]
+    assert turns_dealt(seats, list(zip(records, verdicts, strict=True))) == \
+        turns_dealt(seats, list(zip(records[:-1], verdicts[:-1], strict=True)))
