@@ -235,3 +235,49 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
     records = lines[1:]
     assert turns_dealt(seats, list(zip(records, verdicts, strict=True))) == \
         turns_dealt(seats, list(zip(records[:-1], verdicts[:-1], strict=True)))
+
+
+def test_after_a_reopen_purchases_a_void_a_payment_and_a_correction_the_re_close_buys_back_anew(
+        club, scorer_client, owner_client, viewer_client, django_capture_on_commit_callbacks):
+    """The 5-seat table (7 fils a chip), closed, reopened: ann buys 10 chips and the purchase is
+    voided (keyed in by mistake), bob buys 5 on credit and pays the 35 fils, and deal 1 is
+    corrected (dan took 2 tricks and cat 1, not the other way round). Deal 1 is then ann -3,
+    bob -6, cat +1, dan +2, eve -3, pool 9: ann 20+10-10-3 = 17, bob 20+5-6 = 19, cat 21, dan 22,
+    eve 17 (105 = 105 bought less 0 in the bank). The re-close splits 9 from dan as before
+    (dan, eve, ann, bob 2, cat 1) and buys back ann 19, bob 21, cat 22, dan 24, eve 19 (105):
+    ann -1, bob 21-25 = -4, cat +2, dan +4, eve -1 chips; x 7: -7, -28, 14, 28, -7. bob's banker
+    line: bought 175, all paid, bought back 21 x 7 = 147, which the banker pays him."""
+    from games.services.deals import deal_correct
+    from games.services.ledger import ledger_balances, ledger_check
+    from games.services.payments import payment_record
+    from games.services.sessions import purchase_record, purchase_void
+
+    session, _ = _closed_table(club, scorer_client, TABLES[1])
+    assert owner_client.post(url(session, "reopen"), {"reason": "deal 1 misread"},
+                             format="json").status_code == 200
+    wrong = purchase_record(session=session, player="ann", chips=10)
+    purchase_void(session=session, purchase_id=wrong.pk, reason="keyed in twice")
+    purchase_record(session=session, player="bob", chips=5, paid=False)
+    payment_record(session=session, player="bob", money=35)
+    deal_correct(session=session, number=1, reason="dan took two",
+                 record={"dealer": "bob", "result": {"tricks": {"cat": 1, "dan": 2}}})
+    assert ledger_balances(session) == {"ann": 17, "bob": 19, "cat": 21, "dan": 22, "eve": 17,
+                                        "pool": 9, "bank": -105}
+    assert ledger_check(session) == []
+
+    closed = scorer_client.post(url(session, "close"), {"reason": "recounted"}, format="json")
+    assert closed.status_code == 200, closed.content
+    body = closed.json()
+    assert body["end_pool"]["shares"] == {"ann": 2, "bob": 2, "cat": 1, "dan": 2, "eve": 2}
+    assert body["returned"] == {"ann": 19, "bob": 21, "cat": 22, "dan": 24, "eve": 19}
+    assert body["results"] == {"ann": -7, "bob": -28, "cat": 14, "dan": 28, "eve": -7}
+    bob = next(line for line in body["through_banker"] if line["player"] == "bob")
+    assert (bob["owed"], bob["buyback"], bob["banker_pays"]) == (0, 147, 147)
+    assert set(ledger_balances(session).values()) == {0} and ledger_check(session) == []
+    report = viewer_client.get(url(session, "report")).json()
+    assert {p["name"]: p["bought_chips"] for p in report["players"]} == {
+        "ann": 20, "bob": 25, "cat": 20, "dan": 20, "eve": 20}
+    assert report["totals"]["result_money"] == 0
+
+    copy = reimported(session, viewer_client, scorer_client, django_capture_on_commit_callbacks)
+    same_session(session, copy, viewer_client)
