@@ -115,7 +115,8 @@ def _closed_table(club, scorer_client, table: Table):
 
 @pytest.mark.parametrize("table", TABLES, ids=IDS)
 def test_the_close_splits_from_the_eldest_and_buys_every_chip_back(club, scorer_client,
-                                                                   viewer_client, table):
+                                                                   viewer_client, client,
+                                                                   member_for, table):
     from games.services.ledger import ledger_balances, ledger_check
     from games.settlement import minor_units
 
@@ -142,6 +143,13 @@ def test_the_close_splits_from_the_eldest_and_buys_every_chip_back(club, scorer_
     assert {r["player"]: r["result_money"] for r in rows} == table.results
     assert sum(Decimal(r["result_money"]) for r in rows) == 0
     assert {r["player"]: int(r["returned_chips"]) for r in rows} == table.returned
+    client.force_login(member_for("viewer").user)
+    page = client.get(f"/clubs/oak/sessions/{session.pk}/report/").content.decode()
+    zero = {"GBP": "0.00", "BHD": "0.000", "JPY": "0"}[table.currency]
+    chips = 20 * table.seats
+    assert (f"Chips: {chips} bought\n= {chips} returned + 0 in the pool; results add up to "
+            f"{zero} {table.currency}.") in page
+    assert f'data-result="0">{zero}' in page  # the players table's totals line
 
 
 @pytest.mark.parametrize("table", TABLES[1:3], ids=IDS[1:3])
@@ -235,6 +243,16 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
     records = lines[1:]
     assert turns_dealt(seats, list(zip(records, verdicts, strict=True))) == \
         turns_dealt(seats, list(zip(records[:-1], verdicts[:-1], strict=True)))
+    # every deal conserves chips in the report's deals table too: what the players gained or
+    # lost and what the pool gained or lost sum to zero, the final deal's included
+    from games.reports.gather import session_report
+    from games.reports.render import report_csv
+
+    rows = list(csv.DictReader(io.StringIO(report_csv(session_report(job.session), "deals"))))
+    assert len(rows) == 13
+    for row in rows:
+        moved = sum(int(row[f"delta_{s}"]) for s in seats)
+        assert moved + int(row["pool_after"]) - int(row["pool_before"]) == 0, row
 
 
 def test_after_a_reopen_purchases_a_void_a_payment_and_a_correction_the_re_close_buys_back_anew(
