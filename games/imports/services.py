@@ -35,7 +35,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -393,6 +393,17 @@ def _refuse_past_limits(sf: SessionFile) -> None:
             raise ImportRefused([_err(lines[most], message.format(n=most + 1, most=most))])
 
 
+def first_dealer(h: Mapping[str, Any]) -> Any:
+    """The header's ``first_dealer``; left out, the first seat, as ``replay_session`` reads
+    it: deal-record.md's header names the seats, rules, banker, chip value and buy-ins, not
+    who deals first, so a file the engine replays imports too. (Written, it must be seated:
+    null is no seat here.)"""
+    seats = h.get("seats")
+    if "first_dealer" not in h and isinstance(seats, list) and seats:
+        return seats[0]
+    return h.get("first_dealer")
+
+
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Errors of the header line (line 1 of the file) and the resolved rules if they are valid."""
     errors = []
@@ -408,7 +419,7 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
             errors.append(_err(1, f"{as_written(seat)} is not a member of this club", field=f"seats[{i}]"))
         elif (problem := reserved_seat_problem(seat)) is not None:
             errors.append(_err(1, problem, field=f"seats[{i}]"))
-    if h.get("first_dealer") not in seats:
+    if first_dealer(h) not in seats:
         errors.append(_err(1, f"first_dealer {as_written(h.get('first_dealer'))} is not seated", field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)
     if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
@@ -466,7 +477,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     owed = {s: 0 for s in seats}  # money owed for chips bought on credit (buy-ins are paid)
     paid = {s: 0 for s in seats}  # money paid later, as the payment lines so far say
     banker = h.get("banker")
-    carry: NextDeal | None = NextDeal(1, str(h.get("first_dealer")), 0, True)
+    carry: NextDeal | None = NextDeal(1, str(first_dealer(h)), 0, True)
     number = 0
     total = sf.deals
     final_line: int | None = None  # the line of the final deal, once played
@@ -789,7 +800,7 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     try:
         session = session_create(
             club=club, date=read_day(h["date"]) if h.get("date") else timezone.localdate(),
-            seats=h["seats"], first_dealer=h["first_dealer"], rules=h.get("rules", {}),
+            seats=h["seats"], first_dealer=first_dealer(h), rules=h.get("rules", {}),
             banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
             allow_credit=h.get("allow_credit", False), name=h.get("name", ""),
             buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,
