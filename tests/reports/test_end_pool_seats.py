@@ -299,3 +299,29 @@ def test_after_a_reopen_purchases_a_void_a_payment_and_a_correction_the_re_close
 
     copy = reimported(session, viewer_client, scorer_client, django_capture_on_commit_callbacks)
     same_session(session, copy, viewer_client)
+
+
+def test_the_club_results_add_the_four_tables_up_by_currency(club, scorer_client, viewer_client):
+    """The four tables closed in one club: GBP twice (25p and 1p a chip), BHD, JPY. Per player
+    and currency, GBP: ann -125 + 2 = -123, bob 75 + 3 = 78, cat 78, dan -25 - 1 = -26, eve -1,
+    fay -1, gus -5 (two sessions for ann..dan, one for eve..gus); BHD and JPY as their one
+    table. Each currency's results sum to zero; money is never added across currencies."""
+    for table in TABLES:
+        _closed_table(club, scorer_client, table)
+    body = viewer_client.get("/api/v1/clubs/oak/results").json()
+    got = {(r["currency"], r["player"]): (r["sessions"], r["result"], r["result_text"])
+           for r in body["players"]}
+    assert {k: v for k, v in got.items() if k[0] == "GBP"} == {
+        ("GBP", "ann"): (2, -123, "-1.23"), ("GBP", "bob"): (2, 78, "0.78"),
+        ("GBP", "cat"): (2, 78, "0.78"), ("GBP", "dan"): (2, -26, "-0.26"),
+        ("GBP", "eve"): (1, -1, "-0.01"), ("GBP", "fay"): (1, -1, "-0.01"),
+        ("GBP", "gus"): (1, -5, "-0.05")}
+    for table in TABLES[1:3]:
+        assert {p: text for (c, p), (_n, _units, text) in got.items() if c == table.currency} \
+            == table.results
+    for currency in ("GBP", "BHD", "JPY"):
+        assert sum(units for (c, _p), (_n, units, _t) in got.items() if c == currency) == 0
+    rows = list(csv.DictReader(io.StringIO(viewer_client.get(
+        "/api/v1/clubs/oak/results", {"format": "csv"}).content.decode())))
+    assert sorted((r["currency"], r["player"], r["result"]) for r in rows) == sorted(
+        (c, p, text) for (c, p), (_n, _u, text) in got.items())
