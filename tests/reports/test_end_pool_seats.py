@@ -325,3 +325,61 @@ def test_the_club_results_add_the_four_tables_up_by_currency(club, scorer_client
         "/api/v1/clubs/oak/results", {"format": "csv"}).content.decode())))
     assert sorted((r["currency"], r["player"], r["result"]) for r in rows) == sorted(
         (c, p, text) for (c, p), (_n, _u, text) in got.items())
+
+
+# An Irish session file with its final deal, by hand (ann bob cat dan, ann deals first, 20
+# chips each, 10p a chip, end_pool "final-deal"):
+# deal 1, ann deals into the empty pool: ann antes 3; bob and dan stand, cat and ann pass; bob
+#   takes all three tricks: P = 3 to bob, dan looed 3. ann -3, bob +3, dan -3; pool 3.
+# deal 2, bob deals the final deal (everybody stands, no ante, P = 3, a trick 1): cat 2, dan 1;
+#   ann and bob looed 3 each. ann -3, bob -3, cat +2, dan +1; pool 6.
+# Close: 6 from the eldest after the final deal (next dealer cat, so dan): dan 2, ann 2, bob 1,
+# cat 1. Chips ann 14, bob 20, cat 22, dan 18 (+ 6 = 80); returned ann 16, bob 21, cat 23,
+# dan 20; results ann -40, bob +10, cat +30, dan 0. The final deal is no turn: ann 1, the rest 0.
+IRISH_FILE = [
+    {"format": "loo-session/1", "seats": ["ann", "bob", "cat", "dan"], "first_dealer": "ann",
+     "rules": {"game": "irish", "end_pool": "final-deal"}, "pool": 0, "banker": "club",
+     "chip_value": 10, "buy_ins": {"ann": 20, "bob": 20, "cat": 20, "dan": 20}},
+    {"turnup": "7H", "actions": [{"player": p, "action": a} for p, a in (
+        ("bob", "stand"), ("cat", "pass"), ("dan", "stand"), ("ann", "pass"))],
+     "result": {"tricks": {"bob": 3}}},
+    {"final": True, "result": {"tricks": {"cat": 2, "dan": 1}}},
+    {"close": {"reason": "the final deal is played"}},
+]
+
+
+def test_an_irish_final_deal_by_the_command_line_and_by_the_import(club, tmp_path):
+    import json
+    import pathlib
+    import subprocess
+    import sys
+
+    from games.imports.models import ImportJob
+    from games.imports.services import run_import
+    from games.models import SessionClosing
+    from games.reports.gather import session_report
+
+    path = tmp_path / "irish.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in IRISH_FILE) + "\n", encoding="utf-8")
+    root = pathlib.Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "games.rules", "replay", str(path)], cwd=root,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(v["dealer"], v["settlement"]["deltas"], v["settlement"]["pool_after"])
+            for v in verdicts] == [
+        ("ann", {"ann": -3, "bob": 3, "cat": 0, "dan": -3}, 3),
+        ("bob", {"ann": -3, "bob": -3, "cat": 2, "dan": 1}, 6)]
+    assert verdicts[1]["settlement"]["antes"] == {} and len(verdicts[1]["standers"]) == 4
+
+    job = run_import(ImportJob.objects.create(club=club, source=path.read_text()).pk)
+    assert job.status == "done", job.errors
+    closing = SessionClosing.objects.get(session=job.session)
+    assert (closing.end_pool_mode, closing.end_pool) == ("final-deal", 6)
+    assert closing.end_pool_shares == {"ann": 2, "bob": 1, "cat": 1, "dan": 2}
+    assert closing.returned == {"ann": 16, "bob": 21, "cat": 23, "dan": 20}
+    assert closing.warnings == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0.",
+                                "The final deal left 6 units in the pool: split from dan."]
+    report = session_report(job.session)
+    assert {p.name: p.result_money for p in report.players} == {
+        "ann": -40, "bob": 10, "cat": 30, "dan": 0}
