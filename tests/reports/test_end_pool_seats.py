@@ -383,3 +383,58 @@ def test_an_irish_final_deal_by_the_command_line_and_by_the_import(club, tmp_pat
     report = session_report(job.session)
     assert {p.name: p.result_money for p in report.players} == {
         "ann": -40, "bob": 10, "cat": 30, "dan": 0}
+
+
+def _flush_final(club, flush: str):
+    """ann bob cat dan, 20 chips each, end_pool "final-deal", three-card with ``flush``: deal 1
+    (ann deals into the empty pool, antes 3; bob 2 tricks, cat 1; dan and ann looed 3: pool 6),
+    then bob's final deal, in which cat, dealt 2H 5H 7H with 3H turned, shows a flush."""
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = PLAYERS[:4]
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=seats,
+                             first_dealer="ann", chip_value=10,
+                             rules={"game": "three-card", "end_pool": "final-deal", "flush": flush},
+                             buy_ins=dict.fromkeys(seats, 20))
+    deal_record(session=session, number=1,
+                record={"dealer": "ann", "result": {"tricks": {"bob": 2, "cat": 1}}})
+    final = deal_record(session=session, number=2, record={
+        "dealer": "bob", "final": True, "turnup": "3H", "hands": {"cat": ["2H", "5H", "7H"]},
+        "actions": [{"player": "cat", "action": "flush"}]})
+    return session, final.current.verdict
+
+
+def test_a_final_deal_ended_by_a_flush_leaves_its_loos_to_be_split(club, scorer_client):
+    # flush "three-trumps": cat takes the 6 and every other stander (all, at a final deal) is
+    # looed 3: pool 9. ann 20-3-3-3 = 11, bob 22-3 = 19, cat 21+6 = 27, dan 17-3 = 14. The
+    # close splits 9 from dan (next dealer cat): dan 3, ann 2, bob 2, cat 2; returned ann 13,
+    # bob 21, cat 29, dan 17 (80); results x 10p: -70, +10, +90, -30.
+    session, verdict = _flush_final(club, "three-trumps")
+    assert (verdict["ended"], verdict["settlement"]["loo_payments"]) == (
+        "flush", {"ann": 3, "bob": 3, "dan": 3})
+    body = scorer_client.post(url(session, "close"), format="json").json()
+    assert body["end_pool"] == {"mode": "final-deal", "pool": 9, "eldest": "dan",
+                                "shares": {"ann": 2, "bob": 2, "cat": 2, "dan": 3}}
+    assert body["returned"] == {"ann": 13, "bob": 21, "cat": 29, "dan": 17}
+    assert body["results"] == {"ann": -70, "bob": 10, "cat": 90, "dan": -30}
+    assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0.",
+                                "The final deal left 9 units in the pool: split from dan."]
+
+
+def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(club,
+                                                                              scorer_client):
+    # flush "three-trumps-redeal": cat takes the 6, nobody is looed and the cards are thrown in
+    # (ended "redeal", bob to deal again into an empty pool). The present reading: that is no
+    # final deal *played* (a redeal is dealt again, as a misdeal is), but with the pool empty
+    # the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17 returned;
+    # results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
+    session, verdict = _flush_final(club, "three-trumps-redeal")
+    assert (verdict["ended"], verdict["settlement"]["pool_after"], verdict["next"]["dealer"]) == (
+        "redeal", 0, "bob")
+    body = scorer_client.post(url(session, "close"), format="json").json()
+    assert body["end_pool"] == {"mode": "final-deal", "pool": 0, "eldest": "cat",
+                                "shares": {"ann": 0, "bob": 0, "cat": 0, "dan": 0}}
+    assert body["returned"] == {"ann": 14, "bob": 22, "cat": 27, "dan": 17}
+    assert body["results"] == {"ann": -60, "bob": 20, "cat": 70, "dan": -30}
+    assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0."]
