@@ -438,3 +438,26 @@ def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(
     assert body["returned"] == {"ann": 14, "bob": 22, "cat": 27, "dan": 17}
     assert body["results"] == {"ann": -60, "bob": 20, "cat": 70, "dan": -30}
     assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0."]
+
+
+def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_client):
+    # ann deals: bob 2 tricks, cat 1, dan and ann looed 3 (pool 6); bob misdeals (3 to the pool:
+    # 9) and the table closes on it, his turn. The loos of deal 1 are still in the pool, but
+    # the last deal is the misdeal, which ended in none: no older-rule warning (the present
+    # reading; a question for the rules owner). 9 from cat (bob would deal again): cat 3,
+    # dan 2, ann 2, bob 2.
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = PLAYERS[:4]
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=seats,
+                             first_dealer="ann", rules={"game": "three-card"},
+                             buy_ins=dict.fromkeys(seats, 20))
+    deal_record(session=session, number=1,
+                record={"dealer": "ann", "result": {"tricks": {"bob": 2, "cat": 1}}})
+    deal_record(session=session, number=2, record={"dealer": "bob", "actions": [
+        {"player": "bob", "action": "irregularity", "kind": "misdeal"}]})
+    body = scorer_client.post(url(session, "close"), format="json").json()
+    assert body["end_pool"] == {"mode": "split", "pool": 9, "eldest": "cat",
+                                "shares": {"ann": 2, "bob": 2, "cat": 3, "dan": 2}}
+    assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0."]
