@@ -461,3 +461,24 @@ def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_clien
     assert body["end_pool"] == {"mode": "split", "pool": 9, "eldest": "cat",
                                 "shares": {"ann": 2, "bob": 2, "cat": 3, "dan": 2}}
     assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0."]
+
+
+def test_the_pdf_adds_the_results_up_exactly_in_three_decimals(club, scorer_client):
+    """The 5-seat table's PDF (BHD, 7 fils a chip): every result as the page writes it, the
+    totals line and the chips check, 0.000 BHD."""
+    import re
+
+    from pypdf import PdfReader
+
+    from games.reports.gather import session_report
+    from games.reports.render import report_pdf
+
+    session, _ = _closed_table(club, scorer_client, TABLES[1])
+    pdf = report_pdf(session_report(session))
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages))
+    assert "Chips: 100 bought = 100 returned + 0 in the pool; results add up to 0.000 BHD." in text
+    for result in ("-0.007", "-0.028", "0.021"):
+        assert result in text
+    # bought 100 chips for 0.700, none owed; won in play -9 (the pool's), 9 shared back, 100
+    # returned, results 0 chips and 0.000; 1 deal, 3 loos, no violation
+    assert "Total 100 0.700 0.000 0.000 -9 9 100 0 0.000 1 3 0 " in text
