@@ -49,7 +49,7 @@ from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
-from games.rules.session import SERVICE_LINES, SESSION_FORMAT
+from games.rules.session import SESSION_FORMAT, beside_service_line, service_line
 from games.selectors import NextDeal
 from games.services import limits
 from games.services.closing import (
@@ -291,11 +291,8 @@ def _beside_the_line(data: dict[str, Any], kind: str) -> str | None:
     would be passed over unread, as the API refuses a field it does not have; and so would a
     key inside it that is none of its fields (``{"reopen": {"reason": ..., "end_pool_mode":
     ""}}``: a reopening takes a reason alone)."""
-    others = [key for key in data if key != kind]
-    if others:
-        named = ", ".join(json.dumps(key) for key in others)
-        return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
-                "(one line for each purchase, void, payment, close or reopen)")
+    if (beside := beside_service_line(data, kind)) is not None:
+        return beside
     fields = LINE_FIELDS[kind]
     unknown = unknown_fields(data[kind], fields, fields)
     if not unknown:
@@ -327,9 +324,9 @@ def parse_session_file(text: str) -> SessionFile:
             data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
         else:
             problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
-        # a line beside the deals (games.rules.session.SERVICE_LINES, which the engine's
+        # a line beside the deals (games.rules.session.service_line, which the engine's
         # replay passes over): chips bought, money paid later, a closing, a reopening
-        extra = next((k for k in SERVICE_LINES if isinstance(data, dict) and k in data), None)
+        extra = service_line(data) if isinstance(data, dict) else None
         not_a_deal = isinstance(data, dict) and header is not None and (
             extra is not None or data.get("format") == SESSION_FORMAT)
         if problem is None and not_a_deal and extra is None:

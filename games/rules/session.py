@@ -28,6 +28,25 @@ SESSION_FORMAT = "loo-session/1"
 SERVICE_LINES = ("purchase", "payment", "close", "reopen", "void")
 
 
+def service_line(data: Mapping[str, Any]) -> str | None:
+    """The service line's key that ``data`` holds (the first of ``SERVICE_LINES``), or None
+    for a deal record."""
+    return next((key for key in SERVICE_LINES if key in data), None)
+
+
+def beside_service_line(data: Mapping[str, Any], kind: str) -> str | None:
+    """Why a service line holding more than its one key ``kind`` cannot be passed over (None
+    when it holds that key alone): what stands beside it, a deal's fields or a second kind,
+    would go unread. The replay refuses such a line, as the service's import does, rather than
+    drop a deal record that carries a stray key."""
+    others = [key for key in data if key != kind]
+    if not others:
+        return None
+    named = ", ".join(json.dumps(key) for key in others)
+    return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
+            "(one line for each purchase, void, payment, close or reopen)")
+
+
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
     if isinstance(line, Mapping):
         return line
@@ -101,7 +120,10 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             first, redeal, sits_out = True, False, []
             final = 0  # the final deal of end_pool "final-deal", once played: the last deal
             continue
-        if any(key in data for key in SERVICE_LINES):
+        if (kind := service_line(data)) is not None:
+            if (problem := beside_service_line(data, kind)) is not None:
+                raise RecordError([dict(record_error(f"line {line_no}: {problem}", field=kind),
+                                        line=line_no)])
             continue  # chips bought from the banker (or a purchase voided), money paid him, a
             # closing and its reopening (which gives the pool back): nothing deals are judged on
         number += 1

@@ -248,6 +248,28 @@ def test_void_lines_are_passed_over_as_purchase_lines_are():
         list(replay_session(lines))
 
 
+def test_a_deal_record_with_a_stray_service_key_is_refused_not_dropped(tmp_path):
+    # deal 2 with a "void" key beside its fields was taken for a void line and passed over:
+    # the command line printed deal 1 alone and exited 0 (the import refuses the line). Now
+    # the line is a record error, as the import says it; a service line stays one key alone.
+    lines = session_lines()
+    second = {**json.loads(lines[2]), "void": {"purchase": 1, "reason": "keyed twice"}}
+    path = tmp_path / "stray.jsonl"
+    path.write_text("\n".join([lines[0], lines[1], json.dumps(second)]) + "\n", encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 1, done.stdout
+    first, refused = done.stdout.splitlines()  # deal 1's verdict, then the error
+    assert json.loads(first)["number"] == 1
+    errors = json.loads(refused)["errors"]
+    assert [(e["line"], e["field"]) for e in errors] == [(3, "void")]
+    assert errors[0]["message"] == (
+        'line 3: a void line holds "void" alone: "format", "number", "dealer", "turnup", '
+        '"actions" beside it would not be read (one line for each purchase, void, payment, '
+        "close or reopen)")
+    close = json.dumps({"close": {"reason": "done"}, "memo": "kept outside"})
+    assert [(e["line"], e["field"]) for e in _session_errors([*lines, close])] == [(4, "close")]
+
+
 def test_a_close_line_is_passed_over_by_the_command_line_as_payment_lines_are(tmp_path):
     # a closed session's file (the service's export): the close after the last deal, the
     # payments recorded after the close after it
