@@ -301,6 +301,22 @@ def test_close_and_reopen_lines_between_deals_are_passed_over_by_the_command_lin
     assert verdicts[1]["settlement"]["pool_before"] == 5  # deal 1's pool, carried
 
 
+def test_a_deal_after_a_close_line_and_before_its_reopen_line_is_a_record_error():
+    # the close shared deal 1's 5 units out and the banker bought every chip back: deal 2 was
+    # judged on the pool of 5 carried past the close, as if nothing had happened (the import
+    # refuses such a line). A reopen line between them lets it be dealt as before.
+    header, first, second = session_lines()
+    close = json.dumps({"close": {"reason": "the evening ended"}})
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    errors = _session_errors([header, first, close, pay, second])
+    assert [(e["line"], e["deal"], e["field"]) for e in errors] == [(5, 2, "close")]
+    assert errors[0]["message"] == (
+        "close: deal 2 comes after the close line (line 3), which shared the pool out: a closed "
+        "session takes no deal until a reopen line reopens it")
+    reopen = json.dumps({"reopen": {"reason": "one more deal"}})
+    assert len(list(replay_session([header, first, close, pay, reopen, second]))) == 2
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only
