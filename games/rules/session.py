@@ -9,7 +9,8 @@ credit) moves no chip at all, a ``{"close": ...}`` line (the service closed the 
 the end pool shared out, the chips bought back) and a
 ``{"reopen": ...}`` line (the service reopened it: the closing reversed, the pool as the last
 deal left it) and a ``{"void": ...}`` line (a purchase keyed in by mistake, its chips handed
-back to the banker) come between deals, so the replay passes over all five.
+back to the banker) come between deals, so the replay passes over all five. Each holds its one
+key alone (``beside_service_line``), and no deal comes between a close line and its reopen line.
 """
 from __future__ import annotations
 
@@ -26,6 +27,25 @@ SESSION_FORMAT = "loo-session/1"
 #: the service's lines beside the deals (its extensions of the session file), each an object
 #: under its one key: the replay passes over them
 SERVICE_LINES = ("purchase", "payment", "close", "reopen", "void")
+
+
+def service_line(data: Mapping[str, Any]) -> str | None:
+    """The service line's key that ``data`` holds (the first of ``SERVICE_LINES``), or None
+    for a deal record."""
+    return next((key for key in SERVICE_LINES if key in data), None)
+
+
+def beside_service_line(data: Mapping[str, Any], kind: str) -> str | None:
+    """Why a service line holding more than its one key ``kind`` cannot be passed over (None
+    when it holds that key alone): what stands beside it, a deal's fields or a second kind,
+    would go unread. The replay refuses such a line, as the service's import does, rather than
+    drop a deal record that carries a stray key."""
+    others = [key for key in data if key != kind]
+    if not others:
+        return None
+    named = ", ".join(json.dumps(key) for key in others)
+    return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
+            "(one line for each purchase, void, payment, close or reopen)")
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -100,8 +120,14 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             dealer = header.get("first_dealer") or seats[0]
             first, redeal, sits_out = True, False, []
             final = 0  # the final deal of end_pool "final-deal", once played: the last deal
+            closed = 0  # the close line the session stands closed at (0: open)
             continue
-        if any(key in data for key in SERVICE_LINES):
+        if (kind := service_line(data)) is not None:
+            if (problem := beside_service_line(data, kind)) is not None:
+                raise RecordError([dict(record_error(f"line {line_no}: {problem}", field=kind),
+                                        line=line_no)])
+            if kind in ("close", "reopen"):
+                closed = line_no if kind == "close" else 0
             continue  # chips bought from the banker (or a purchase voided), money paid him, a
             # closing and its reopening (which gives the pool back): nothing deals are judged on
         number += 1
@@ -118,6 +144,10 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                             f"{number} of the session")
         problems += _rules_problems(record, number, rules)
         problems += _redeal_problems(record, number, redeal, sits_out)
+        if closed:
+            problems.append(f"close: deal {number} comes after the close line (line {closed}), "
+                            "which shared the pool out: a closed session takes no deal until a "
+                            "reopen line reopens it")
         if final:
             problems.append(f"final: deal {number} comes after deal {final}, the final deal, "
                             "which plays the pool off")

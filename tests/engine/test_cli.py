@@ -248,6 +248,28 @@ def test_void_lines_are_passed_over_as_purchase_lines_are():
         list(replay_session(lines))
 
 
+def test_a_deal_record_with_a_stray_service_key_is_refused_not_dropped(tmp_path):
+    # deal 2 with a "void" key beside its fields was taken for a void line and passed over:
+    # the command line printed deal 1 alone and exited 0 (the import refuses the line). Now
+    # the line is a record error, as the import says it; a service line stays one key alone.
+    lines = session_lines()
+    second = {**json.loads(lines[2]), "void": {"purchase": 1, "reason": "keyed twice"}}
+    path = tmp_path / "stray.jsonl"
+    path.write_text("\n".join([lines[0], lines[1], json.dumps(second)]) + "\n", encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 1, done.stdout
+    first, refused = done.stdout.splitlines()  # deal 1's verdict, then the error
+    assert json.loads(first)["number"] == 1
+    errors = json.loads(refused)["errors"]
+    assert [(e["line"], e["field"]) for e in errors] == [(3, "void")]
+    assert errors[0]["message"] == (
+        'line 3: a void line holds "void" alone: "format", "number", "dealer", "turnup", '
+        '"actions" beside it would not be read (one line for each purchase, void, payment, '
+        "close or reopen)")
+    close = json.dumps({"close": {"reason": "done"}, "memo": "kept outside"})
+    assert [(e["line"], e["field"]) for e in _session_errors([*lines, close])] == [(4, "close")]
+
+
 def test_a_close_line_is_passed_over_by_the_command_line_as_payment_lines_are(tmp_path):
     # a closed session's file (the service's export): the close after the last deal, the
     # payments recorded after the close after it
@@ -277,6 +299,22 @@ def test_close_and_reopen_lines_between_deals_are_passed_over_by_the_command_lin
     verdicts = [json.loads(v) for v in done.stdout.splitlines()]
     assert verdicts == list(replay_session([header, first, second]))
     assert verdicts[1]["settlement"]["pool_before"] == 5  # deal 1's pool, carried
+
+
+def test_a_deal_after_a_close_line_and_before_its_reopen_line_is_a_record_error():
+    # the close shared deal 1's 5 units out and the banker bought every chip back: deal 2 was
+    # judged on the pool of 5 carried past the close, as if nothing had happened (the import
+    # refuses such a line). A reopen line between them lets it be dealt as before.
+    header, first, second = session_lines()
+    close = json.dumps({"close": {"reason": "the evening ended"}})
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    errors = _session_errors([header, first, close, pay, second])
+    assert [(e["line"], e["deal"], e["field"]) for e in errors] == [(5, 2, "close")]
+    assert errors[0]["message"] == (
+        "close: deal 2 comes after the close line (line 3), which shared the pool out: a closed "
+        "session takes no deal until a reopen line reopens it")
+    reopen = json.dumps({"reopen": {"reason": "one more deal"}})
+    assert len(list(replay_session([header, first, close, pay, reopen, second]))) == 2
 
 
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):

@@ -131,6 +131,36 @@ def test_header_errors(scorer_client, django_capture_on_commit_callbacks):
     assert any(e.get("field") == "rules" for e in job["errors"])
 
 
+def test_a_header_without_first_dealer_starts_with_the_first_seat_as_the_engine_reads_it(
+        scorer_client, django_capture_on_commit_callbacks):
+    """deal-record.md's header names the seats, rules, banker, chip value and buy-ins; a file
+    that leaves out who deals first is dealt first by the first seat, as ``replay_session``
+    (and ``python -m games.rules replay``) reads it. The sessionkit file's first dealer is ann,
+    its first seat: without the field it imports to the same session and closes to the same
+    hand-worked figures. Before, the import refused it ("first_dealer null is not seated")."""
+    from games.models import GameSession
+    from games.rules import replay_session
+
+    lines = kit.session_lines()
+    del lines[0]["first_dealer"]
+    assert [v["dealer"] for v in replay_session(lines)][:2] == ["ann", "bob"]
+    text = "\n".join(json.dumps(x) for x in lines) + "\n"
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert (job["status"], job["errors"]) == ("done", [])
+    session = GameSession.objects.get(pk=job["session"])
+    assert session.first_dealer == "ann"
+    close = scorer_client.post(f"/api/v1/clubs/oak/sessions/{session.pk}/close")
+    assert close.json()["results"] == kit.EXPECTED["result_money"]
+    # the same file with the seats in another order is dealt first by bob: deal 1 (ann's) is
+    # then the wrong dealer's, in the import as in the engine
+    lines[0]["seats"] = ["bob", "cat", "dan", "ann"]
+    text = "\n".join(json.dumps(x) for x in lines) + "\n"
+    job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert [(e["line"], e["message"]) for e in job["errors"]][:1] == [
+        (2, "Deal 1 is bob's deal, not ann's.")], job["errors"]
+
+
 def test_a_seat_named_as_a_ledger_account_is_a_header_error(club, scorer_client,
                                                             django_capture_on_commit_callbacks):
     """A member "pool" seated by a file would buy chips into the pool: line 1's error, found
