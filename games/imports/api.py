@@ -7,6 +7,7 @@ from django.db import transaction
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +19,7 @@ from games.imports.models import ImportJob
 from games.imports.services import import_job_create, import_job_retry, no_such_import
 from games.services import limits
 from games.services.idempotency import idempotent
-from loo_ledger.fields import read_flag
+from loo_ledger.fields import KnownFieldsOnly, read_flag, unknown_fields
 from loo_ledger.locations import location
 from loo_ledger.parsers import StorableJSONParser
 from loo_ledger.problems import Problem
@@ -85,6 +86,7 @@ def job_now(view: ClubScopedAPIView, request: Request, answer: dict[str, Any]) -
 
 def _source(request: Request) -> tuple[str, str]:
     """The session file's text and name, refused whole if the database could not store it."""
+    _unknown_keys(request)
     source, filename = _sent_file(request)
     if "\x00" in source:
         raise Problem(400, detail="The session file holds a NUL character, which cannot be "
@@ -115,6 +117,46 @@ def _sent_file(request: Request) -> tuple[str, str]:
     return source, str(data.get("filename", "") or "")
 
 
+class ImportSourceSerializer(KnownFieldsOnly, serializers.Serializer):
+    """The session file's text in a JSON or form body (the OpenAPI schema's account of it)."""
+
+    source = serializers.CharField(help_text="The session file's text (JSON Lines).")
+    filename = serializers.CharField(required=False, allow_blank=True, help_text="The "
+                                     "file's name, kept with the job.")
+
+
+class ImportUploadSerializer(KnownFieldsOnly, serializers.Serializer):
+    """The session file uploaded (multipart); a ``source`` text field is read as in a form."""
+
+    file = serializers.FileField(required=False, help_text="The session file (.jsonl), UTF-8 "
+                                 "(or its text as ``source``: one of the two).")
+    source = serializers.CharField(required=False, help_text="The session file's text, "
+                                   "where no ``file`` is uploaded.")
+    filename = serializers.CharField(required=False, allow_blank=True, help_text="The "
+                                     "file's name, kept with the job (else the upload's own).")
+
+
+#: what ``POST imports/`` takes, by media type: the file's text in a JSON or form body, the
+#: file itself in a multipart upload, or the raw JSON Lines (the schema had one object for all)
+IMPORT_BODIES = {
+    "application/json": ImportSourceSerializer,
+    "application/x-www-form-urlencoded": ImportSourceSerializer,
+    "multipart/form-data": ImportUploadSerializer,
+} | {media: OpenApiTypes.STR for media in ("application/x-ndjson", "application/jsonl",
+                                          "text/plain")}
+
+
+def _unknown_keys(request: Request) -> None:
+    """A body key the import does not read is a 400 naming it, as for every other body: a
+    misspelt ``filenme`` was passed over. A raw JSON Lines body has no keys of its own."""
+    known = ["source", "filename"]
+    if request.content_type.startswith("multipart/"):
+        known.append("file")
+    unknown = unknown_fields(request.data, known, known)
+    if unknown:
+        raise serializers.ValidationError(unknown)
+
+
 #: how many jobs ``GET imports/`` lists, newest first
 IMPORTS_LISTED = 100
 
@@ -127,7 +169,7 @@ class ImportListView(ClubScopedAPIView):
     permission_classes = [CanRecord]
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
-    @extend_schema(operation_id="clubs_imports_create", request=OpenApiTypes.OBJECT,
+    @extend_schema(operation_id="clubs_imports_create", request=IMPORT_BODIES,
                    parameters=[IDEMPOTENCY_PARAM, OpenApiParameter(
                        "allow_duplicate", bool, description="Import a file this club has "
                        "imported before again, as a new session (else 409 duplicate-import); "

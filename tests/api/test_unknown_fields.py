@@ -165,5 +165,16 @@ def test_every_body_the_refusal_covers_says_additional_properties_false(world, o
         says = body.get("additionalProperties") is False
         assert says == named, (method, path, response.status_code, body)
     # the probe reached every body the refusal covers (a 404 would have passed it by)
-    assert not_covered == {"POST /api/v1/auth/token/", "POST /api/v1/clubs/{club}/imports/"}
-    assert len(covered) == 16, sorted(covered)
+    assert not_covered == {"POST /api/v1/auth/token/"}
+    assert len(covered) == 17, sorted(covered)
+
+
+@pytest.mark.parametrize("fmt", ["json", "multipart"])
+def test_a_misspelt_import_field_starts_no_job(scorer_client, fmt):
+    # the import read source and filename and passed any other key over: "filenme" was lost
+    from games.imports.models import ImportJob
+
+    response = scorer_client.post("/api/v1/clubs/oak/imports/",
+                                  {"source": "{}\n", "filenme": "tuesday.jsonl"}, format=fmt)
+    unknown(response, "filenme", "did you mean 'filename'?")
+    assert not ImportJob.objects.exists()
