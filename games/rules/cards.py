@@ -30,6 +30,11 @@ for _c, _name in enumerate(NAME):
                 CODE[_spelled] = _c
 
 
+def count_cards(n: int) -> str:
+    """"1 card", "3 cards": a record error counting cards reads as the table would say it."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def card_names(cards: Iterable[int]) -> list[str]:
     """Canonical names of card ints, as records and verdicts spell them."""
     return [NAME[c] for c in cards]

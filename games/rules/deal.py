@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names
+from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names, count_cards
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
 from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error
@@ -267,7 +267,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     cards = self._cards(cards, f"hands.{name}", errors, name)
                     if len(cards) != hs:
                         errors.append(record_error(
-                            f"hands: {name} holds {len(cards)} cards, {GAME_NAMES[r.game]} "
+                            f"hands: {name} holds {count_cards(len(cards))}, {GAME_NAMES[r.game]} "
                             f"deals {hs} cards a hand",
                             field="hands", player=name))
                 dealt[i] = cards
@@ -306,7 +306,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._double = t.double
         has_miss = self._has_miss = self._miss_dealt = t.has_miss  # (club law may not use it)
         if has_miss and self._miss is not None and len(self._miss) != 3 and not inferred_miss:
-            raise RecordError([record_error(f"miss: holds {len(self._miss)} cards, not 3",
+            raise RecordError([record_error(f"miss: holds {count_cards(len(self._miss))}, not 3",
                                             field="miss")])
         #: errors that do not stop the replay; ``replay`` reports them with the rest
         self.deferred_errors: list[dict] = []
@@ -340,7 +340,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             dealt = ["the hands"] + (["the miss"] if has_miss else []) \
                 + ([] if trump_mode == "first-lead" else ["the trump card"])
             self.deferred_errors.append(record_error(
-                f"stock: holds {len(self._stock)} cards, but this deal leaves {t.stock_size} "
+                f"stock: holds {count_cards(len(self._stock))}, but this deal leaves {t.stock_size} "
                 f"after {', '.join(dealt[:-1])}{' and ' if len(dealt) > 1 else ''}{dealt[-1]}",
                 field="stock"))
         self._drawn = 0

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from .cards import NAME, card_names
+from .cards import NAME, card_names, count_cards
 from .errors import RecordError
 from .phases import DECLARE, EXCHANGE, FLUSH
 
@@ -59,11 +59,11 @@ class Exchanging:
                 hand = hand + [self.turnup]
         n_draw = len(discard) - takes
         if takes and draw is not None and len(draw) != n_draw:
-            raise self._err(f"{name} draws {len(draw)} cards for {len(discard)} discarded; the "
+            raise self._err(f"{name} draws {count_cards(len(draw))} for {len(discard)} discarded; the "
                             f"dealer takes the turn-up and draws one fewer ({n_draw})",
                             player=name, field="draw")
         if n_draw > self._ex_limit:
-            raise self._err(f"{name} exchanges {n_draw} cards; at most {self._ex_limit}",
+            raise self._err(f"{name} exchanges {count_cards(n_draw)}; at most {self._ex_limit}",
                             player=name)
         if hand is not None:
             for c in discard:
@@ -156,7 +156,7 @@ class Exchanging:
         """Cards off the top of the stock; once it runs out, from the shuffled discards."""
         name = self.seats[s]
         if given is not None and len(given) != count:
-            raise self._err(f"{name} draws {len(given)} cards for {count} discarded",
+            raise self._err(f"{name} draws {count_cards(len(given))} for {count} discarded",
                             player=name, field="draw")
         known = self._known
         if (given is not None and self._stock is None and self._drawn + count <= self._stock_size

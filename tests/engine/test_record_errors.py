@@ -257,7 +257,7 @@ def _exchange(rec, index):
     (lambda a: a.update(discard=["2C", "2C"], draw=["KH", "4C"]), 4, "ann",
      "ann discards 2C twice"),
     (lambda a: a.update(discard=["2C", "ZZ"]), 4, "ann", "discard: 'ZZ' is not a card"),
-    (lambda a: a.update(draw=["KH"]), 4, "ann", "ann draws 1 cards for 2 discarded"),
+    (lambda a: a.update(draw=["KH"]), 4, "ann", "ann draws 1 card for 2 discarded"),
 ])
 def test_exchanges_that_cannot_be(spoil, index, player, message):
     rec = five_card()
@@ -312,7 +312,7 @@ def _spoil_exchange(index, **fields):
 
 @pytest.mark.parametrize(("spoil", "expected"), [
     # one wrong exchange: the draws that follow are played as the record has them
-    (_spoil_exchange(4, draw=["KH"]), (4, "ann", None, "ann draws 1 cards for 2 discarded")),
+    (_spoil_exchange(4, draw=["KH"]), (4, "ann", None, "ann draws 1 card for 2 discarded")),
     (_spoil_exchange(4, draw=["KH", "4C", "2S"]),
      (4, "ann", None, "ann draws 3 cards for 2 discarded")),
     (_spoil_exchange(4, discard=["2C", "ZZ"]), (4, "ann", "ZZ", "discard: 'ZZ' is not a card")),
