@@ -1,0 +1,194 @@
+"""Three-card Loo's house options in pairs (loo-rules.md s.2, "Options that clubs play", with
+the lead/follow duties, the miss, defended pools and the loo modes): hand-worked deals.
+
+Each option alone is tested in test_three_card_options.py; these pin what two of them do
+together, the arithmetic in a comment beside each expectation.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.dealkit import (
+    assert_settled,
+    deal_at,
+    play,
+    record,
+    violations,
+    winners,
+)
+
+SEATS = "ann bob cat dan"
+#: trumps diamonds (turn-up 8D); ann wins tricks 1-2 with AD, KD, cat trick 3 with 8S
+HANDS = {"ann": ["AD", "KD", "2S"], "bob": ["QH", "3H", "4S"], "cat": ["9C", "6C", "8S"],
+         "dan": ["TS", "JS", "QS"]}
+MISS = ["5D", "6D", "7D"]
+TWO_ONE = """ann stand; bob stand; cat stand; dan pass
+             ann AD; bob QH; cat 6C
+             ann KD; bob 3H; cat 9C
+             ann 2S; bob 4S; cat 8S"""
+
+
+def _two_one(rules: dict, pool: int = 6) -> dict:
+    return play(record(SEATS, "dan", pool=pool, turnup="8D", hands=HANDS, miss=MISS,
+                       rules=rules, actions=TWO_ONE))
+
+
+def test_undivided_with_an_unlimited_loo_the_looed_stander_matches_the_pool_that_stays():
+    v = _two_one({"game": "three-card", "undivided": True, "loo": "unlimited"})
+    assert winners(v) == ["ann", "ann", "cat"]
+    # P = 6 + dan's ante 3 = 9; nobody took three tricks: nothing is paid out, the 9 stays;
+    # bob, trickless, matches P: 9 into the next pool -> 9 + 9 = 18
+    assert_settled(v, payouts={}, loos={"bob": 9}, pool_after=18, pool=9,
+                   deltas={"bob": -9, "dan": -3})
+
+
+def test_undivided_with_a_mixed_loo_the_cap_applies():
+    v = _two_one({"game": "three-card", "undivided": True, "loo": "mixed", "loo_cap": 5})
+    # P = 9 stays whole; bob pays min(9, 5) = 5 -> 14
+    assert_settled(v, payouts={}, loos={"bob": 5}, pool_after=14,
+                   deltas={"bob": -5, "dan": -3})
+
+
+def test_both_under_an_unlimited_loo_charges_a_trickless_offender_the_pool_twice():
+    hands = {**HANDS, "bob": ["QH", "3D", "4S"]}
+    rec = record(SEATS, "dan", pool=6, turnup="8D", hands=hands, miss=MISS,
+                 rules={"game": "three-card", "penalty_and_loo": "both", "loo": "unlimited"},
+                 actions="""ann stand; bob stand; cat stand; dan pass
+                 ann AD; bob 4S; cat 6C
+                 ann KD; bob 3D; cat 9C
+                 ann 2S; bob QH; cat 8S""")
+    v = play(rec)
+    assert winners(v) == ["ann", "ann", "cat"]
+    # bob kept 3D back from the diamond lead: a revoke (full loo = P = 9 under unlimited)
+    assert violations(v) == [("bob", "revoke", 1, "4S", "full-loo")]
+    # P = 9: ann 2 x 3 = 6, cat 3; bob took no trick: penalty 9 + loo 9 = 18
+    # pool_after = 9 - 9 paid + 18 = 18
+    assert_settled(v, payouts={"ann": 6, "cat": 3}, loos={"bob": 18}, pool_after=18,
+                   deltas={"ann": 6, "cat": 3, "bob": -18, "dan": -3})
+
+
+CLUBS = {"ann": ["AD", "KD", "2S"], "bob": ["QC", "3C", "4C"], "cat": ["9H", "6H", "8S"],
+         "dan": ["TS", "JS", "QS"]}
+
+
+def test_club_law_with_a_flush_loos_every_other_player_all_of_whom_stood():
+    rec = record(SEATS, "dan", pool=6, turnup="8C", hands=CLUBS, miss=MISS,
+                 rules={"game": "three-card", "club_law": True, "flush": "three-trumps"},
+                 actions="bob flush")
+    v = play(rec)
+    assert v["ended"] == "flush"
+    # club law: clubs turned in a double pool, all four stand (no declarations, no miss);
+    # bob shows three clubs: P = 6 + 3 = 9 is his; ann, cat and dan (standers) are looed 3
+    # each -> pool_after 9; dan also paid the ante: -3 - 3 = -6
+    assert_settled(v, payouts={"bob": 9}, loos={"ann": 3, "cat": 3, "dan": 3}, pool_after=9,
+                   deltas={"ann": -3, "bob": 9, "cat": -3, "dan": -6})
+
+
+def test_club_law_with_the_redeal_flush_takes_the_pool_and_the_same_dealer_deals_again():
+    rec = record(SEATS, "dan", pool=6, turnup="8C", hands=CLUBS, miss=MISS,
+                 rules={"game": "three-card", "club_law": True,
+                        "flush": "three-trumps-redeal"},
+                 actions="bob flush")
+    v = play(rec)
+    assert v["ended"] == "redeal"
+    # bob was dealt three clubs: he takes P = 9, nobody is looed; dan deals again into an
+    # empty pool (a simple pool next)
+    assert_settled(v, payouts={"bob": 9}, pool_after=0, deltas={"bob": 9, "dan": -3})
+    assert v["next"]["dealer"] == "dan"
+
+
+def test_club_law_does_not_reach_a_miss_and_trump_simple_pool():
+    # s.2: club law is for "a club turned up in a double pool"; a miss-and-trump simple pool
+    # is dealt like one but is a simple pool: eldest may still take the miss
+    deal = deal_at({"game": "three-card", "simple_pool": "miss-and-trump", "club_law": True},
+                   "ann bob cat", "cat", pool=0, turnup="7C",
+                   hands={"ann": ["AH", "2D", "3S"], "bob": ["KH", "4D", "5S"],
+                          "cat": ["QH", "6D", "8S"]}, miss=["9C", "TC", "JC"])
+    assert deal.legal_actions() == [{"player": "ann", "action": "stand"},
+                                    {"player": "ann", "action": "take-miss"}]
+
+
+VOID = {"ann": ["5H", "6D", "8S"], "bob": ["QD", "3D", "4S"], "cat": ["9H", "KC", "2C"]}
+
+
+def _void_deal(trick_2_lead: str, trick_3_lead: str, lead_trump: str = "every-trick") -> dict:
+    return play(record(SEATS, "dan", pool=6, turnup="AC", hands=VOID,
+                       rules={"game": "three-card", "trump_turned": "on-first-void",
+                              "lead_trump": lead_trump},
+                       actions=f"""ann stand; bob stand; cat stand; dan pass
+                       ann 5H; bob 3D; cat 9H
+                       cat {trick_2_lead}; ann 6D; bob QD
+                       cat {trick_3_lead}; ann 8S; bob 4S"""))
+
+
+@pytest.mark.parametrize("lead_trump", ["every-trick", "first-two-tricks"])
+def test_on_first_void_the_turned_ace_puts_the_king_duty_on_the_next_leader(lead_trump):
+    # bob cannot follow hearts: trumps are turned then, the ace of clubs; cat heads with 9H
+    # and wins trick 1; leading trick 2 he must lead a trump, the king as the ace is turned
+    # (first-two-tricks binds that lead too: the pair plays, unlike first-trick, refused)
+    deal = deal_at({"game": "three-card", "trump_turned": "on-first-void",
+                    "lead_trump": lead_trump}, SEATS, "dan",
+                   "ann stand; bob stand; cat stand; dan pass; ann 5H; bob 3D; cat 9H",
+                   pool=6, turnup="AC", hands=VOID)
+    assert deal.legal_plays("cat") == ["KC"]
+    v = _void_deal("KC", "2C", lead_trump)
+    assert winners(v) == ["cat", "cat", "cat"] and v["violations"] == []
+    # P = 6 + 3 = 9, all three tricks: cat takes 9; ann and bob looed 3 each -> 6
+    assert_settled(v, payouts={"cat": 9}, loos={"ann": 3, "bob": 3}, pool_after=6,
+                   deltas={"cat": 9, "ann": -3, "bob": -3, "dan": -3})
+
+
+def test_on_first_void_leading_the_small_trump_under_a_turned_ace_is_an_offence():
+    v = _void_deal("2C", "KC")
+    assert winners(v) == ["cat", "cat", "cat"]
+    assert violations(v) == [("cat", "failed-to-lead-trump-ace", 2, "2C", "full-loo")]
+    # the offender takes nothing: P = 9 stays; cat pays the penalty 3, ann and bob are
+    # looed 3 each -> 9 + 9 = 18
+    assert_settled(v, payouts={}, loos={"ann": 3, "bob": 3, "cat": 3}, pool_after=18,
+                   deltas={"ann": -3, "bob": -3, "cat": -3, "dan": -3})
+
+
+SIMPLE = {"ann": ["5H", "6D", "2C"], "bob": ["QH", "KC", "3C"], "cat": ["9H", "4S", "8S"]}
+FIRST_TWO = {"game": "three-card", "lead_trump": "first-two-tricks"}
+
+
+def test_simple_pool_first_two_tricks_puts_the_king_duty_on_the_second_lead():
+    # simple pool: trick 1 has no lead duty (trumps unknown); the ace of clubs is turned
+    # after it, so bob, leading trick 2 under first-two-tricks, must lead the king
+    deal = deal_at(FIRST_TWO, "ann bob cat", "cat", "ann 5H; bob QH; cat 9H", pool=0,
+                   turnup="AC", hands=SIMPLE)
+    assert deal.legal_plays("bob") == ["KC"]
+    v = play(record("ann bob cat", "cat", pool=0, turnup="AC", hands=SIMPLE, rules=FIRST_TWO,
+                    actions="""ann 5H; bob QH; cat 9H
+                    bob 3C; cat 4S; ann 2C
+                    bob KC; cat 8S; ann 6D"""))
+    assert winners(v) == ["bob", "bob", "bob"]
+    # only trick 2's lead is bound: the 3C there is the offence, trick 3 is free
+    assert violations(v) == [("bob", "failed-to-lead-trump-ace", 2, "3C", "full-loo")]
+    # P = cat's ante 3; bob took all three but takes nothing (offender): penalty 3;
+    # ann and cat are looed 3 each -> 3 + 9 = 12
+    assert_settled(v, payouts={}, loos={"ann": 3, "bob": 3, "cat": 3}, pool_after=12,
+                   deltas={"ann": -3, "bob": -3, "cat": -6})
+
+
+BOLD = {"game": "three-card", "pools": "always-double", "bold_stand": True,
+        "loo": "unlimited"}
+
+
+def test_bold_stand_dealer_may_take_the_miss_but_not_pass_or_defend():
+    deal = deal_at(BOLD, SEATS, "dan", "ann pass; bob pass; cat pass", pool=0, turnup="8C",
+                   hands={"cat": ["QS", "TS", "JS"], "dan": ["3H", "4H", "5H"]},
+                   miss=["AD", "KD", "2S"])
+    assert deal.legal_actions() == [{"player": "dan", "action": "stand"},
+                                    {"player": "dan", "action": "take-miss"}]
+    v = play(record(SEATS, "dan", pool=0, turnup="8C", miss=["AD", "KD", "2S"],
+                    hands={"cat": ["QS", "TS", "JS"]}, rules=BOLD,
+                    actions="""ann pass; bob pass; cat pass; dan miss
+                    cat QS; dan 2S
+                    cat TS; dan AD
+                    cat JS; dan KD"""))
+    assert winners(v) == ["cat", "cat", "cat"] and v["violations"] == []
+    # P = dan's ante 3 (always-double: ante_double unset, so the ante); cat takes all 3;
+    # dan, looed, matches P = 3 -> pool_after 3; dan -3 ante -3 loo
+    assert_settled(v, payouts={"cat": 3}, loos={"dan": 3}, pool_after=3,
+                   deltas={"cat": 3, "dan": -6})
