@@ -192,3 +192,89 @@ def test_bold_stand_dealer_may_take_the_miss_but_not_pass_or_defend():
     # dan, looed, matches P = 3 -> pool_after 3; dan -3 ante -3 loo
     assert_settled(v, payouts={"cat": 3}, loos={"dan": 3}, pool_after=3,
                    deltas={"cat": 3, "dan": -6})
+
+
+def test_on_first_void_with_must_undertrump_the_next_void_player_plays_the_lower_trump():
+    hands = {"ann": ["5H", "6H", "7H"], "bob": ["3D", "9S", "TS"], "cat": ["2D", "4S", "JC"]}
+    before = "ann stand; bob stand; cat stand; dan pass; ann 5H"
+    # bob cannot follow: trumps turn (8D, diamonds), and he must trump with 3D at once
+    deal = deal_at({"game": "three-card", "trump_turned": "on-first-void",
+                    "must_undertrump": True}, SEATS, "dan", before, pool=6, turnup="8D",
+                   hands=hands)
+    assert deal.legal_plays("bob") == ["3D"]
+    deal.push({"player": "bob", "action": "play", "card": "3D"})
+    # cat is void too and cannot overtrump 3D: under must_undertrump he still plays 2D ...
+    assert deal.legal_plays("cat") == ["2D"]
+    # ... without it he may play any card
+    free = deal_at({"game": "three-card", "trump_turned": "on-first-void"}, SEATS, "dan",
+                   before + "; bob 3D", pool=6, turnup="8D", hands=hands)
+    assert free.legal_plays("cat") == ["2D", "4S", "JC"]
+
+
+def test_trump_ace_first_trick_binds_nobody_in_a_simple_pools_first_trick():
+    # diamonds are turned only after trick 1: ann's AD was no known trump then, so keeping it
+    # back is no offence (as the lead duties, interpretation 7)
+    rec = record("ann bob cat", "cat", pool=0, turnup="8D",
+                 rules={"game": "three-card", "trump_ace_first_trick": True},
+                 hands={"ann": ["5H", "AD", "2S"], "bob": ["6H", "3S", "4S"],
+                        "cat": ["7H", "9S", "TS"]},
+                 actions="""ann 5H; bob 6H; cat 7H
+                 cat 9S; ann 2S; bob 3S
+                 cat TS; ann AD; bob 4S""")
+    v = play(rec)
+    assert winners(v) == ["cat", "cat", "ann"] and v["violations"] == []
+    # P = cat's ante 3: a trick is worth 1; cat 2, ann 1; bob looed 3 -> 3 - 3 + 3 = 3
+    assert_settled(v, payouts={"cat": 2, "ann": 1}, loos={"bob": 3}, pool_after=3,
+                   deltas={"ann": 1, "bob": -3, "cat": -1})
+
+
+def test_a_defending_dealer_shows_a_three_trump_flush_from_the_miss_and_the_pool_stays():
+    rec = record(SEATS, "dan", pool=6, turnup="7C",
+                 hands={"ann": ["AH", "KH", "2S"]}, miss=["5C", "4C", "3C"],
+                 rules={"game": "three-card", "flush": "three-trumps"},
+                 actions="ann stand; bob pass; cat pass; dan defend; dan flush")
+    v = play(rec)
+    assert v["ended"] == "flush" and v["defender"] == "dan"
+    # the defender wins nothing and pays nothing: his flush keeps P = 9 whole in the pool,
+    # as if he had taken all three tricks; ann, the other stander, is looed 3 -> 12
+    assert_settled(v, payouts={}, loos={"ann": 3}, pool_after=12,
+                   deltas={"ann": -3, "dan": -3})
+
+
+def test_early_tricks_with_offenders_the_offenders_larger_share_stays():
+    rec = record(SEATS, "dan", pool=7, turnup="8D", miss=MISS,
+                 hands={"ann": ["AD", "KD", "2S"], "bob": ["QH", "3D", "4S"],
+                        "cat": ["9C", "6C", "8S"]},
+                 rules={"game": "three-card", "remainder": "early-tricks"},
+                 actions="""ann stand; bob stand; cat stand; dan pass
+                 ann 2S; bob 4S; cat 6C
+                 bob 3D; cat 9C; ann KD
+                 ann AD; bob QH; cat 8S""")
+    v = play(rec)
+    assert winners(v) == ["bob", "ann", "ann"]
+    # ann led 2S holding trumps; cat kept 8S back from the spade lead
+    assert violations(v) == [("ann", "failed-to-lead-trump", 1, "2S", "full-loo"),
+                             ("cat", "revoke", 1, "6C", "full-loo")]
+    # P = 7 + 3 = 10 -> 4/3/3: bob's trick 1 is worth 4; ann's 3 + 3 stay (offender);
+    # ann and cat pay the full loo 3 each -> 10 - 4 + 6 = 12
+    assert_settled(v, payouts={"bob": 4}, loos={"ann": 3, "cat": 3}, pool_after=12,
+                   deltas={"ann": -3, "bob": 4, "cat": -3, "dan": -3})
+
+
+def test_trump_ace_first_trick_binds_nobody_before_a_void_turns_trumps():
+    rec = record(SEATS, "dan", pool=6, turnup="8D",
+                 rules={"game": "three-card", "trump_ace_first_trick": True,
+                        "trump_turned": "on-first-void"},
+                 hands={"ann": ["5H", "AD", "2S"], "bob": ["6H", "3S", "4S"],
+                        "cat": ["7H", "9S", "TS"]},
+                 actions="""ann stand; bob stand; cat stand; dan pass
+                 ann 5H; bob 6H; cat 7H
+                 cat 9S; ann 2S; bob 3S
+                 cat TS; ann AD; bob 4S""")
+    v = play(rec)
+    # everybody followed in tricks 1-2: trumps turn only at ann's AD in trick 3 (she is void
+    # in spades), so keeping the ace back from trick 1 broke nothing; AD wins trick 3
+    assert winners(v) == ["cat", "cat", "ann"] and v["violations"] == []
+    # P = 6 + 3 = 9: cat 2 x 3 = 6, ann 3; bob looed 3 -> 9 - 9 + 3 = 3
+    assert_settled(v, payouts={"cat": 6, "ann": 3}, loos={"bob": 3}, pool_after=3,
+                   deltas={"ann": 3, "bob": -3, "cat": 6, "dan": -3})
