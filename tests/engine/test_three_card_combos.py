@@ -13,6 +13,7 @@ from tests.engine.dealkit import (
     deal_at,
     play,
     record,
+    record_errors,
     violations,
     winners,
 )
@@ -278,3 +279,55 @@ def test_trump_ace_first_trick_binds_nobody_before_a_void_turns_trumps():
     # P = 6 + 3 = 9: cat 2 x 3 = 6, ann 3; bob looed 3 -> 9 - 9 + 3 = 3
     assert_settled(v, payouts={"cat": 6, "ann": 3}, loos={"bob": 3}, pool_after=3,
                    deltas={"ann": 3, "bob": -3, "cat": 6, "dan": -3})
+
+
+@pytest.mark.parametrize("undivided", [False, True])
+def test_two_flushes_the_miss_takers_goes_first_by_seat_even_shown_second(undivided):
+    rec = record(SEATS, "dan", pool=6, turnup="7C",
+                 hands={"ann": ["AH", "KH", "2S"], "bob": ["QH", "3H", "4S"],
+                        "cat": ["9C", "6C", "8C"], "dan": ["TS", "JS", "QS"]},
+                 miss=["5C", "4C", "3C"],
+                 rules={"game": "three-card", "flush": "three-trumps", "undivided": undivided},
+                 actions="ann pass; bob miss; cat stand; dan stand; cat flush; bob flush")
+    v = play(rec)
+    assert v["ended"] == "flush"
+    # bob (the miss: 5C 4C 3C) sits before cat: his flush wins whatever the ranks or the order
+    # shown; a flush takes the whole P = 6 + 3 = 9 undivided or not; cat, beaten, neither
+    # pays nor receives; dan, a stander without one, is looed 3 -> 9 - 9 + 3 = 3
+    assert_settled(v, payouts={"bob": 9}, loos={"dan": 3}, pool_after=3,
+                   deltas={"bob": 9, "dan": -6})
+
+
+FINAL_HANDS = {"ann": ["AC", "4H", "JS"], "bob": ["2C", "5H", "KS"], "cat": ["3C", "6H", "QS"]}
+FINAL_PLAY = """ann AC; bob 2C; cat 3C
+                ann 4H; bob 5H; cat 6H
+                cat QS; ann JS; bob KS"""
+
+
+@pytest.mark.parametrize("extra", [{}, {"simple_pool": "miss-and-trump"}, {"club_law": True},
+                                   {"pools": "always-double", "bold_stand": True}])
+def test_the_final_deal_has_no_miss_whatever_the_pool_options(extra):
+    rules = {"game": "three-card", "end_pool": "final-deal", **extra}
+
+    def final(**fields):
+        return record("ann bob cat", "cat", pool=10, turnup="7C", final=True, rules=rules,
+                      hands=FINAL_HANDS, **fields)
+
+    [err] = record_errors(final(actions="ann miss"))
+    assert err["index"] == 0 and "take-miss is not allowed" in err["message"]
+    [err] = record_errors(final(miss=["2D", "3D", "4D"], actions=FINAL_PLAY))
+    assert err["field"] == "miss"
+    v = play(final(actions=FINAL_PLAY))
+    assert winners(v) == ["ann", "cat", "bob"] and v["standers"] == ["ann", "bob", "cat"]
+    # no ante: P = 10, a trick is worth 3, 1 unit stays
+    assert_settled(v, payouts={"ann": 3, "bob": 3, "cat": 3}, pool_after=1,
+                   deltas={"ann": 3, "bob": 3, "cat": 3})
+
+
+def test_an_undivided_final_deal_without_three_tricks_leaves_the_pool_whole():
+    v = play(record("ann bob cat", "cat", pool=10, turnup="7C", final=True,
+                    rules={"game": "three-card", "end_pool": "final-deal", "undivided": True},
+                    hands=FINAL_HANDS, actions=FINAL_PLAY))
+    # one trick each: nobody takes the undivided pool and nobody is looed -> 10 stays
+    # (question 33: the service then splits it, question 13)
+    assert_settled(v, payouts={}, pool_after=10, deltas={})
