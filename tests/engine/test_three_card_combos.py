@@ -151,8 +151,8 @@ def test_simple_pool_first_two_tricks_puts_the_king_duty_on_the_second_lead():
     deal = kit.deal_at(FIRST_TWO, "ann bob cat", "cat", "ann 5H; bob QH; cat 9H", pool=0,
                    turnup="AC", hands=SIMPLE)
     assert deal.legal_plays("bob") == ["KC"]
-    v = kit.play(kit.record("ann bob cat", "cat", pool=0, turnup="AC", hands=SIMPLE, rules=FIRST_TWO,
-                    actions="""ann 5H; bob QH; cat 9H
+    v = kit.play(kit.record("ann bob cat", "cat", pool=0, turnup="AC", hands=SIMPLE,
+                            rules=FIRST_TWO, actions="""ann 5H; bob QH; cat 9H
                     bob 3C; cat 4S; ann 2C
                     bob KC; cat 8S; ann 6D"""))
     assert kit.winners(v) == ["bob", "bob", "bob"]
