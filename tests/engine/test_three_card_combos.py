@@ -323,3 +323,33 @@ def test_an_undivided_final_deal_without_three_tricks_leaves_the_pool_whole():
     # one trick each: nobody takes the undivided pool and nobody is looed -> 10 stays
     # (question 33: the service then splits it, question 13)
     kit.assert_settled(v, payouts={}, pool_after=10, deltas={})
+
+
+def test_bold_stand_with_ante_double_everyones_antes_still_make_an_empty_pool():
+    rules = {"game": "three-card", "pools": "always-double", "bold_stand": True,
+             "ante_double": {"dealer": 6, "each": 1}}
+    rec = kit.record(SEATS, "dan", pool=0, turnup="8C", miss=["AD", "KD", "2S"],
+                     hands={"cat": ["QS", "TS", "JS"], "dan": ["3S", "4H", "5H"]}, rules=rules,
+                     actions="""ann pass; bob pass; cat pass; dan stand
+                     cat QS; dan 3S
+                     cat TS; dan 4H
+                     cat JS; dan 5H""")
+    v = kit.play(rec)
+    # the pool was empty before the deal (question 4): this deal's antes alone, dan 6 and
+    # 1 each from ann, bob, cat, so bold stand makes cat (last) and dan play for P = 9
+    assert kit.winners(v) == ["cat", "cat", "cat"] and v["violations"] == []
+    # cat takes all 9; dan, looed, pays 3 -> pool_after 3; cat +9 - 1 ante = 8; dan -6 - 3
+    kit.assert_settled(v, payouts={"cat": 9}, loos={"dan": 3}, pool_after=3, pool=9,
+                       deltas={"ann": -1, "bob": -1, "cat": 8, "dan": -9})
+
+
+def test_bold_stand_binds_even_where_no_ante_was_paid():
+    # ante_first_deal_only, a later deal into an empty pool: nothing is in it, yet bold stand
+    # (question 34) leaves the dealer no pass once ann, bob and cat have passed
+    deal = kit.deal_at({"game": "three-card", "pools": "always-double", "bold_stand": True,
+                        "ante_first_deal_only": True}, SEATS, "dan",
+                       "ann pass; bob pass; cat pass", pool=0, first_of_series=False,
+                       turnup="8C", miss=["AD", "KD", "2S"],
+                       hands={"cat": ["QS", "TS", "JS"], "dan": ["3S", "4H", "5H"]})
+    assert deal.legal_actions() == [{"player": "dan", "action": "stand"},
+                                    {"player": "dan", "action": "take-miss"}]
