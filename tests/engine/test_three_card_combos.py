@@ -353,3 +353,18 @@ def test_bold_stand_binds_even_where_no_ante_was_paid():
                        hands={"cat": ["QS", "TS", "JS"], "dan": ["3S", "4H", "5H"]})
     assert deal.legal_actions() == [{"player": "dan", "action": "stand"},
                                     {"player": "dan", "action": "take-miss"}]
+
+
+def test_undivided_leaves_the_dealers_cases_whole_pool_payments_alone():
+    undivided = {"game": "three-card", "undivided": True}
+    # everyone before the dealer passes: dan takes P = 6 + 3 = 9 without play (question 35)
+    v = kit.play(kit.record(SEATS, "dan", pool=6, turnup="8D", rules=undivided,
+                            actions="ann pass; bob pass; cat pass"))
+    assert v["ended"] == "dealer-takes"
+    kit.assert_settled(v, payouts={"dan": 9}, pool_after=0, deltas={"dan": 6})
+    # a lone stander conceded to (single_stander concede) takes the whole 9 likewise
+    v = kit.play(kit.record(SEATS, "dan", pool=6, turnup="8D",
+                            rules={**undivided, "single_stander": "concede"},
+                            actions="ann stand; bob pass; cat pass; dan pass"))
+    assert v["ended"] == "conceded"
+    kit.assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
