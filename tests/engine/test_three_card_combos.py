@@ -368,3 +368,21 @@ def test_undivided_leaves_the_dealers_cases_whole_pool_payments_alone():
                             actions="ann stand; bob pass; cat pass; dan pass"))
     assert v["ended"] == "conceded"
     kit.assert_settled(v, payouts={"ann": 9}, pool_after=0, deltas={"ann": 9, "dan": -3})
+
+
+def test_early_tricks_odd_units_go_to_a_simple_pools_retroactive_trump():
+    rec = kit.record("ann bob cat", "cat", pool=0, turnup="8D",
+                     rules={"game": "three-card", "remainder": "early-tricks",
+                            "ante": {"dealer": 4, "each": 0}},
+                     hands={"ann": ["5H", "AS", "2S"], "bob": ["2D", "3S", "4S"],
+                            "cat": ["7H", "9C", "TC"]},
+                     actions="""ann 5H; bob 2D; cat 7H
+                     bob 3S; cat 9C; ann AS
+                     ann 2S; bob 4S; cat TC""")
+    v = kit.play(rec)
+    # bob, void in hearts, played 2D to trick 1; diamonds turned after it win it for him
+    assert kit.winners(v) == ["bob", "ann", "bob"] and v["violations"] == []
+    # P = cat's ante 4 -> 2/1/1: bob 2 (trick 1, the odd unit) + 1, ann 1; cat looed 3
+    # -> 4 - 4 + 3 = 3
+    kit.assert_settled(v, payouts={"bob": 3, "ann": 1}, loos={"cat": 3}, pool_after=3,
+                       deltas={"ann": 1, "bob": 3, "cat": -7})
