@@ -386,3 +386,36 @@ def test_early_tricks_odd_units_go_to_a_simple_pools_retroactive_trump():
     # -> 4 - 4 + 3 = 3
     kit.assert_settled(v, payouts={"bob": 3, "ann": 1}, loos={"cat": 3}, pool_after=3,
                        deltas={"ann": 1, "bob": 3, "cat": -7})
+
+
+ACE_HANDS = {"ann": ["5H", "6H", "7H"], "bob": ["9H", "AD", "4S"], "cat": ["TH", "6D", "8S"]}
+
+
+def test_trump_ace_first_trick_comes_before_following_suit():
+    rules = {"game": "three-card", "trump_ace_first_trick": True}
+    declared = "ann stand; bob stand; cat stand; dan pass"
+    # hearts led to trick 1: bob holds 9H, yet the ace of trumps is due (question 36)
+    deal = kit.deal_at(rules, SEATS, "dan", declared + "; ann 5H", pool=6, turnup="8D",
+                       hands=ACE_HANDS)
+    assert deal.legal_plays("bob") == ["AD"]
+    v = kit.play(kit.record(SEATS, "dan", pool=6, turnup="8D", hands=ACE_HANDS, rules=rules,
+                            actions=declared + """
+                            ann 5H; bob AD; cat TH
+                            bob 9H; cat 6D; ann 6H
+                            cat 8S; ann 7H; bob 4S"""))
+    # AD is no revoke; cat, void in hearts at trick 2, trumps; 8S wins trick 3
+    assert kit.winners(v) == ["bob", "cat", "cat"] and v["violations"] == []
+    # P = 6 + 3 = 9: bob 3, cat 6; ann looed 3 -> 9 - 9 + 3 = 3
+    kit.assert_settled(v, payouts={"bob": 3, "cat": 6}, loos={"ann": 3}, pool_after=3,
+                       deltas={"ann": -3, "bob": 3, "cat": 6, "dan": -3})
+    # following suit with 9H instead keeps the ace back: the offence, not the revoke
+    v = kit.play(kit.record(SEATS, "dan", pool=6, turnup="8D", hands=ACE_HANDS, rules=rules,
+                            actions=declared + """
+                            ann 5H; bob 9H; cat TH
+                            cat 6D; ann 6H; bob AD
+                            bob 4S; cat 8S; ann 7H"""))
+    assert kit.winners(v) == ["cat", "bob", "cat"]
+    assert kit.violations(v) == [("bob", "failed-to-play-trump-ace", 1, "9H", "full-loo")]
+    # cat 6; bob's 3 stays and he pays 3; ann looed 3 -> 9 - 6 + 3 + 3 = 9
+    kit.assert_settled(v, payouts={"cat": 6}, loos={"ann": 3, "bob": 3}, pool_after=9,
+                       deltas={"ann": -3, "bob": -3, "cat": 6, "dan": -3})
