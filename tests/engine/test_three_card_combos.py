@@ -42,22 +42,26 @@ def test_undivided_with_a_mixed_loo_the_cap_applies():
                    deltas={"bob": -5, "dan": -3})
 
 
-def test_both_under_an_unlimited_loo_charges_a_trickless_offender_the_pool_twice():
+@pytest.mark.parametrize(("loo", "full"), [({"loo": "unlimited"}, 9),
+                                           ({"loo": "mixed", "loo_cap": 5}, 5)])
+def test_both_under_an_unlimited_or_mixed_loo_charges_a_trickless_offender_twice(loo, full):
     hands = {**HANDS, "bob": ["QH", "3D", "4S"]}
     rec = kit.record(SEATS, "dan", pool=6, turnup="8D", hands=hands, miss=MISS,
-                 rules={"game": "three-card", "penalty_and_loo": "both", "loo": "unlimited"},
-                 actions="""ann stand; bob stand; cat stand; dan pass
-                 ann AD; bob 4S; cat 6C
-                 ann KD; bob 3D; cat 9C
-                 ann 2S; bob QH; cat 8S""")
+                     rules={"game": "three-card", "penalty_and_loo": "both", **loo},
+                     actions="""ann stand; bob stand; cat stand; dan pass
+                     ann AD; bob 4S; cat 6C
+                     ann KD; bob 3D; cat 9C
+                     ann 2S; bob QH; cat 8S""")
     v = kit.play(rec)
     assert kit.winners(v) == ["ann", "ann", "cat"]
-    # bob kept 3D back from the diamond lead: a revoke (full loo = P = 9 under unlimited)
+    # bob kept 3D back from the diamond lead: a revoke, a full loo (unlimited: P = 9;
+    # mixed: min(9, 5) = 5)
     assert kit.violations(v) == [("bob", "revoke", 1, "4S", "full-loo")]
-    # P = 9: ann 2 x 3 = 6, cat 3; bob took no trick: penalty 9 + loo 9 = 18
-    # pool_after = 9 - 9 paid + 18 = 18
-    kit.assert_settled(v, payouts={"ann": 6, "cat": 3}, loos={"bob": 18}, pool_after=18,
-                   deltas={"ann": 6, "cat": 3, "bob": -18, "dan": -3})
+    # P = 9: ann 2 x 3 = 6, cat 3; bob took no trick: penalty + loo = 2 x full (18 or 10)
+    # pool_after = 9 - 9 paid + 2 x full
+    kit.assert_settled(v, payouts={"ann": 6, "cat": 3}, loos={"bob": 2 * full},
+                       pool_after=2 * full, deltas={"ann": 6, "cat": 3, "bob": -2 * full,
+                                                    "dan": -3})
 
 
 CLUBS = {"ann": ["AD", "KD", "2S"], "bob": ["QC", "3C", "4C"], "cat": ["9H", "6H", "8S"],
