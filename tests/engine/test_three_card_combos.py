@@ -423,3 +423,25 @@ def test_trump_ace_first_trick_comes_before_following_suit():
     # cat 6; bob's 3 stays and he pays 3; ann looed 3 -> 9 - 6 + 3 + 3 = 9
     kit.assert_settled(v, payouts={"cat": 6}, loos={"ann": 3, "bob": 3}, pool_after=9,
                        deltas={"ann": -3, "bob": -3, "cat": 6, "dan": -3})
+
+
+MAT_HANDS = {"ann": ["5H", "KC", "2C"], "bob": ["QH", "AC", "4S"], "cat": ["9H", "6D", "8S"]}
+
+
+@pytest.mark.parametrize(("simple_pool", "ann_may", "bob_may"), [
+    # miss-and-trump turns clubs at the deal: eldest's opening lead owes a trump, and bob,
+    # holding the ace of trumps, owes it to trick 1 though he holds a heart
+    ("miss-and-trump", ["KC", "2C"], ["AC"]),
+    # the standard simple pool turns trumps after trick 1: neither duty binds there
+    ("standard", ["5H", "KC", "2C"], ["QH"]),
+])
+def test_first_trick_duties_in_the_two_kinds_of_simple_pool(simple_pool, ann_may, bob_may):
+    rules = {"game": "three-card", "simple_pool": simple_pool, "lead_trump": "first-trick",
+             "trump_ace_first_trick": True}
+    dealt_miss = simple_pool == "miss-and-trump"
+    deal = kit.deal_at(rules, "ann bob cat", "cat", "ann stand" if dealt_miss else "",
+                       pool=0, turnup="7C", hands=MAT_HANDS,
+                       miss=["2S", "3S", "5S"] if dealt_miss else None)
+    assert deal.legal_plays("ann") == ann_may
+    deal.push({"player": "ann", "action": "play", "card": "5H"})  # (an offence where owed)
+    assert deal.legal_plays("bob") == bob_may
