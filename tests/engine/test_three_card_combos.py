@@ -445,3 +445,18 @@ def test_first_trick_duties_in_the_two_kinds_of_simple_pool(simple_pool, ann_may
     assert deal.legal_plays("ann") == ann_may
     deal.push({"player": "ann", "action": "play", "card": "5H"})  # (an offence where owed)
     assert deal.legal_plays("bob") == bob_may
+
+
+def test_bold_stand_last_player_made_to_stand_shows_a_flush():
+    rec = kit.record(SEATS, "dan", pool=0, turnup="7C",
+                     hands={"cat": ["9C", "6C", "8C"], "dan": ["TS", "JS", "QS"]},
+                     miss=MISS,
+                     rules={"game": "three-card", "pools": "always-double", "bold_stand": True,
+                            "flush": "three-trumps"},
+                     actions="ann pass; bob pass; cat pass; dan stand; cat flush")
+    v = kit.play(rec)
+    assert v["ended"] == "flush"
+    # bold stand: cat (last, passed) and dan play for P = dan's ante 3; cat's three clubs take
+    # it without play and dan, a stander, is looed 3 -> 3 - 3 + 3 = 3
+    kit.assert_settled(v, payouts={"cat": 3}, loos={"dan": 3}, pool_after=3,
+                       deltas={"cat": 3, "dan": -6})
