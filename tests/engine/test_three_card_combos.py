@@ -172,8 +172,10 @@ BOLD = {"game": "three-card", "pools": "always-double", "bold_stand": True,
         "loo": "unlimited"}
 
 
-def test_bold_stand_dealer_may_take_the_miss_but_not_pass_or_defend():
-    deal = kit.deal_at(BOLD, SEATS, "dan", "ann pass; bob pass; cat pass", pool=0, turnup="8C",
+@pytest.mark.parametrize("single_stander", ["defend", "concede"])
+def test_bold_stand_dealer_may_take_the_miss_but_not_pass_or_defend(single_stander):
+    # under either single_stander mode: the last player did not stand, bold stand made him
+    deal = kit.deal_at({**BOLD, "single_stander": single_stander}, SEATS, "dan", "ann pass; bob pass; cat pass", pool=0, turnup="8C",
                    hands={"cat": ["QS", "TS", "JS"], "dan": ["3H", "4H", "5H"]},
                    miss=["AD", "KD", "2S"])
     assert deal.legal_actions() == [{"player": "dan", "action": "stand"},
