@@ -341,6 +341,10 @@ def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
         if values.get("flush") in ("three-trumps", "three-trumps-redeal"):
             errors.append(f"flush: a {values['flush']!r} flush is three trumps held before the "
                           f"play; with trump_turned {turned!r} trumps are known only {when}")
+        if values.get("lead_trump") == "first-trick":
+            errors.append(f"lead_trump: 'first-trick' binds only the opening lead; with "
+                          f"trump_turned {turned!r} trumps are known only {when}, never "
+                          f"before that lead")
     if values.get("loo") == "unlimited" and values.get("loo_cap") is not None \
             and game != "poker-loo":
         errors.append(f"loo_cap: an unlimited loo matches the whole pool and has no cap at "

@@ -204,6 +204,12 @@ def test_unknown_option_bad_value_or_impossible_combination_is_refused_by_name(o
      "trump_turned 'on-first-void'"),
     ({"game": "three-card", "flush": "three-trumps-redeal", "trump_turned": "first-lead"},
      "flush", "trump_turned 'first-lead'"),
+    # the opening lead is made before a void turns trumps, or makes them itself: a trump
+    # lead due on it alone binds nobody (the combination audit; 1.2.0 accepted the pair)
+    ({"game": "three-card", "lead_trump": "first-trick", "trump_turned": "on-first-void"},
+     "lead_trump", "trump_turned 'on-first-void'"),
+    ({"game": "irish", "lead_trump": "first-trick", "trump_turned": "first-lead"},
+     "lead_trump", "trump_turned 'first-lead'"),
     # a capped unlimited loo is a mixed loo under another name (poker-Loo's capped burn aside)
     ({"game": "three-card", "loo": "unlimited", "loo_cap": 30}, "loo_cap", 'loo "mixed"'),
     ({"preset": "three-card-mixed", "loo": "unlimited"}, "loo_cap", 'loo "mixed"'),

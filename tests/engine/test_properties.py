@@ -43,6 +43,17 @@ HOUSE_RULES: list[dict[str, Any]] = [
     {"game": "three-card", "lead_trump": "first-two-tricks", "remainder": "early-tricks"},
     {"game": "three-card", "trump_ace_first_trick": True, "penalty_and_loo": "both"},
     {"game": "three-card", "ante": {"dealer": 3, "each": 3}, "ante_double": {"dealer": 6, "each": 3}},
+    # option pairs (the three-card combination audit)
+    {"game": "three-card", "undivided": True, "loo": "unlimited", "flush": "three-trumps",
+     "single_stander": "concede"},
+    {"game": "three-card", "pools": "always-double", "bold_stand": True, "club_law": True,
+     "flush": "three-trumps-redeal", "undivided": True, "ante_first_deal_only": True},
+    {"game": "three-card", "trump_turned": "on-first-void", "must_undertrump": True,
+     "trump_ace_first_trick": True, "lead_trump": "first-two-tricks", "lead_highest_trump": True},
+    {"game": "three-card", "simple_pool": "miss-and-trump", "club_law": True,
+     "flush": "three-trumps", "lead_trump": "first-two-tricks", "lead_highest_trump": True},
+    {"game": "three-card", "loo": "mixed", "loo_cap": 7, "penalty_and_loo": "both",
+     "single_loo": 2, "remainder": "early-tricks", "ante_double": {"dealer": 6, "each": 1}},
     {"game": "irish", "club_law": True, "loo": "unlimited"},
     {"game": "five-card", "blaze": True},
     {"game": "five-card", "blaze": True, "blaze_rank": "above-flush",
@@ -362,7 +373,7 @@ def test_a_pre_play_irregularity_costs_a_single_loo_into_this_pool(table, pool, 
     """Noted before the declarations: reported without a trick, the single loo is paid into the
     pool played for (so P grows by it), the play itself is judged as before."""
     rules, seats, dealer, rng = table
-    dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng)
+    dealt = play_random_deal(rules, seats, dealer, pool=pool, rng=rng, with_hands=True)
     offender = data.draw(st.sampled_from(seats))
     record = json.loads(json.dumps(dealt.record))
     record["actions"].insert(0, {"player": offender, "action": "irregularity", "kind": kind})
@@ -370,9 +381,9 @@ def test_a_pre_play_irregularity_costs_a_single_loo_into_this_pool(table, pool, 
     verdict = replay(record, rules)
 
     assert verdict["status"] == "irregular"
-    # where nobody declares (a simple pool, poker-Loo's first deal) play starts at once: trick 1
-    first = dealt.record["actions"][0]["action"] if dealt.record["actions"] else None
-    trick = 1 if first == "play" else None
+    # where nobody declares (a simple pool, poker-Loo's first deal) play starts at once: trick 1;
+    # not where a flush may still be shown first (club law with the redeal flush)
+    trick = 1 if _state_before(rules, dealt.record, 0).phase == "play" else None
     assert [(v["player"], v["rule"], v["trick"], v["penalty"]) for v in verdict["violations"]] \
         == [(offender, kind, trick, "single-loo")]
     settlement, before = verdict["settlement"], dealt.verdict["settlement"]

@@ -30,6 +30,12 @@ VARIANTS = {
                         "remainder": "early-tricks", "pools": "always-double"},
     "strict-five-card": {"game": "five-card", "must_head": True, "must_trump": True,
                          "lead_trump": "every-trick"},
+    # option pairs of the three-card combination audit
+    "undivided-unlimited": {"game": "three-card", "undivided": True, "loo": "unlimited",
+                            "single_stander": "concede"},
+    "mixed-early-highest": {"game": "three-card", "loo": "mixed", "loo_cap": 7,
+                            "remainder": "early-tricks", "lead_trump": "first-two-tricks",
+                            "lead_highest_trump": True, "must_undertrump": True},
 }
 RULES.update({name: RuleSet.from_options(o) for name, o in VARIANTS.items()})
 CHECKED = sorted(RULES)
