@@ -572,6 +572,39 @@ def _order_decides_shares(deal: Deal, counts: Mapping[int, int]) -> bool:
     return deal.books.pool % deal._hand_size != 0
 
 
+def _named(deal: Deal, counts: Mapping[int, int]) -> str:
+    standing = [deal.seats[i] for i in deal._order if i in counts]
+    return " and ".join(standing) if standing else "nobody"
+
+
+def _declare_from_counts(deal: Deal, counts: Mapping[int, int], errors: list[dict]) -> bool:
+    """Declarations a result-only record leaves out: those the counts name stood, the others
+    passed, pushed through the deal so that its own rules judge them as if recorded (a dealer
+    may not pass against a lone stander; five-card's lone stander and everyone passing to the
+    dealer end the deal before play; a player sitting out a redeal declares nothing). False,
+    with the error, when the rules forbid what the counts make of the declarations."""
+    out = [deal.seats[i] for i in counts if i in deal._out_of_deal]
+    if out:
+        errors.append(record_error(f"result: {', '.join(out)} did not play (sitting out "
+                                   f"this redeal)", field="result"))
+        return False
+    for i in deal._declared_order:
+        if deal.phase != DECLARE:
+            break
+        if deal._decl[i] is not None or i in deal._forced_pass:
+            continue
+        kind = "stand" if i in counts else "pass"
+        try:
+            deal.push({"player": deal.seats[i], "action": kind})
+        except RecordError as err:
+            errors.extend(record_error(f"result: the counts leave {_named(deal, counts)} "
+                                       f"standing, and so {deal.seats[i]} to {kind}: "
+                                       f"{e['message']}", player=deal.seats[i], field="result")
+                          for e in err.errors)
+            return False
+    return True
+
+
 def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     """A result-only record: settle from trick counts (and trick winners when given)."""
     tricks = result.get("tricks") if isinstance(result, Mapping) else None
@@ -601,14 +634,18 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
         errors.append(record_error(f"result: the trick counts add up to "
                                    f"{sum(counts.values())}, not {n}", field="result"))
         return
-    if deal.phase == DECLARE:
-        deal._standers = [i for i in deal._order if i in counts]
-    else:
-        strangers = [deal.seats[i] for i in counts if i not in deal._standers]
-        if strangers:
-            errors.append(record_error(f"result: {', '.join(strangers)} did not play",
-                                       field="result"))
-            return
+    if deal.phase == DECLARE and not _declare_from_counts(deal, counts, errors):
+        return
+    if deal.phase == OVER:  # the declarations the counts make end the deal before play
+        errors.append(record_error("result: no tricks are played in this deal (the counts "
+                                   "leave " + _named(deal, counts) + " standing)",
+                                   field="result"))
+        return
+    strangers = [deal.seats[i] for i in counts if i not in deal._standers]
+    if strangers:
+        errors.append(record_error(f"result: {', '.join(strangers)} did not play",
+                                   field="result"))
+        return
     winners_given = result.get("winners")
     if winners_given is not None:
         if (not isinstance(winners_given, list) or len(winners_given) != n

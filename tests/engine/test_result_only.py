@@ -1,0 +1,99 @@
+"""Result-only records (deal-record.md): declarations left out are made from the counts.
+
+Those the counts name stood, the others passed, and the deal's own declaring rules judge
+that as if it were recorded: a record that would be refused with its declarations written
+out is refused without them too (engine 1.2.0; before, the counts were taken as the standers
+whatever the rules said, so a lone stander played with the dealer out, and a player sitting
+out a poker-Loo redeal could be paid for tricks).
+"""
+from __future__ import annotations
+
+import pytest
+
+from games.rules import RecordError, replay
+
+SEATS = ["ann", "bob", "cat", "dan"]
+DOUBLE = {"rules": {"game": "three-card"}, "seats": SEATS, "dealer": "dan", "pool": 6}
+
+
+def declared(*pairs: str) -> list[dict]:
+    return [{"player": p, "action": a} for p, a in (x.split() for x in pairs)]
+
+
+def refused(record: dict) -> list[tuple]:
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    return [(e["index"], e["player"], e["field"], e["message"]) for e in caught.value.errors]
+
+
+def money(verdict: dict) -> tuple[dict, dict, int, dict]:
+    s = verdict["settlement"]
+    assert sum(s["deltas"].values()) + s["pool_after"] - s["pool_before"] == 0
+    return s["payouts"], s["loo_payments"], s["pool_after"], \
+        {p: d for p, d in s["deltas"].items() if d}
+
+
+@pytest.mark.parametrize("actions", [[], declared("ann stand", "bob pass", "cat pass")])
+def test_a_lone_stander_read_from_the_counts_needs_the_dealers_declaration(actions):
+    # only ann took tricks: the counts make bob, cat and dan pass, and the dealer may not pass
+    # against a lone stander; the same record with "dan pass" written out is refused too
+    assert refused({**DOUBLE, "actions": actions, "result": {"tricks": {"ann": 3}}}) == [
+        (None, "dan", "result", ("result: the counts leave ann standing, and so dan to pass: "
+         "dan: pass is not allowed (the dealer may not pass against a lone stander)"))]
+
+
+def test_a_lone_stander_with_the_dealer_in_the_counts_or_defending_settles():
+    # P = 6 + dan's ante 3 = 9; ann takes all three tricks, so all 9
+    stood = replay({**DOUBLE, "result": {"tricks": {"ann": 3, "dan": 0}}})
+    assert stood["status"] == "unverified" and stood["standers"] == ["ann", "dan"]
+    # dan stood and took nothing: looed 3; dan -3 ante -3 loo = -6; pool 9 - 9 + 3 = 3
+    assert money(stood) == ({"ann": 9}, {"dan": 3}, 3, {"ann": 9, "dan": -6})
+    defended = replay({**DOUBLE, "actions": declared("ann stand", "bob pass", "cat pass",
+                                                     "dan defend"),
+                       "result": {"tricks": {"ann": 2, "dan": 1}}})
+    # defending, dan pays no loo and his trick's share (9 // 3 = 3) stays: ann 2 x 3 = 6
+    assert defended["defender"] == "dan"
+    assert money(defended) == ({"ann": 6}, {}, 3, {"ann": 6, "dan": -3})
+
+
+def test_counts_that_leave_the_dealer_alone_are_no_played_deal():
+    # ann, bob and cat pass: the dealer takes the pool without play, as recorded
+    # declarations would say ("result: no tricks are played in this deal")
+    assert refused({**DOUBLE, "result": {"tricks": {"dan": 3}}}) == [
+        (None, None, "result", ("result: no tricks are played in this deal (the counts leave "
+         "dan standing)"))]
+
+
+@pytest.mark.parametrize(("rules", "extra", "tricks"), [
+    ({"game": "five-card"}, {}, {"ann": 5}),  # one stander takes the pool without play
+    ({"game": "poker-loo"}, {"number": 2}, {"ann": 5}),  # one stands: he takes the pot
+    ({"game": "three-card", "single_stander": "concede"}, {}, {"ann": 3}),  # dan concedes
+])
+def test_a_lone_stander_who_wins_without_play_has_no_trick_counts(rules, extra, tricks):
+    record = {**DOUBLE, "rules": rules, "pool": 8, **extra, "result": {"tricks": tricks}}
+    assert refused(record) == [(None, None, "result", ("result: no tricks are played in this "
+                                "deal (the counts leave ann standing)"))]
+
+
+def test_irish_lone_stander_from_the_counts_is_refused_like_three_cards():
+    record = {**DOUBLE, "rules": {"game": "irish"}, "pool": 0,
+              "result": {"tricks": {"ann": 3}}}
+    assert refused(record)[0][1:3] == ("dan", "result")
+
+
+def test_a_player_sitting_out_a_redeal_takes_no_trick():
+    # cat threw the last hand in and sits this redeal out: he is dealt nothing
+    record = {**DOUBLE, "rules": {"game": "poker-loo"}, "number": 2, "pool": 8,
+              "redeal": True, "sits_out": ["cat"], "result": {"tricks": {"ann": 3, "cat": 2}}}
+    assert refused(record) == [(None, None, "result",
+                                "result: cat did not play (sitting out this redeal)")]
+
+
+def test_counts_in_a_forced_deal_still_loo_the_players_without_tricks():
+    # pool 0: a simple pool, everybody plays without declaring. P = dan's ante 3, a trick
+    # 3 // 3 = 1: ann 2, bob 1; cat and dan took none and are looed 3 each: pool 3 - 3 + 6 = 6;
+    # dan -3 ante -3 loo = -6
+    v = replay({**DOUBLE, "pool": 0, "result": {"tricks": {"ann": 2, "bob": 1}}})
+    assert v["standers"] == SEATS and v["pool_kind"] == "simple"
+    assert money(v) == ({"ann": 2, "bob": 1}, {"cat": 3, "dan": 3}, 6,
+                        {"ann": 2, "bob": 1, "cat": -3, "dan": -6})
