@@ -289,11 +289,13 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     if turnup is not None:
         turnup = _card(turnup)
     for player, cards in plays.items():
-        if player in given or player not in seats:
+        if player not in seats:
             continue
-        if player == miss_player:
-            if miss is None:
+        if player == miss_player:  # he plays the miss: a hand given for him is the one he
+            if miss is None:       # threw in unseen, so the miss is still read from his plays
                 miss = list(cards)
+            continue
+        if player in given:
             continue
         exchanged = exchanges.get(player)
         if exchanged is None:

@@ -1,6 +1,6 @@
-"""Result-only records (deal-record.md): declarations left out are made from the counts.
+"""The deal record's own fields (deal-record.md), from an audit of the format.
 
-Those the counts name stood, the others passed, and the deal's own declaring rules judge
+Result-only records: declarations left out are made from the counts. Those the counts name stood, the others passed, and the deal's own declaring rules judge
 that as if it were recorded: a record that would be refused with its declarations written
 out is refused without them too (engine 1.2.0; before, the counts were taken as the standers
 whatever the rules said, so a lone stander played with the dealer out, and a player sitting
@@ -97,3 +97,25 @@ def test_counts_in_a_forced_deal_still_loo_the_players_without_tricks():
     assert v["standers"] == SEATS and v["pool_kind"] == "simple"
     assert money(v) == ({"ann": 2, "bob": 1}, {"cat": 3, "dan": 3}, 6,
                         {"ann": 2, "bob": 1, "cat": -3, "dan": -6})
+
+
+# given hands checked against the plays
+SPEC = {**DOUBLE, "turnup": "7D", "actions": declared("ann stand", "bob take-miss", "cat pass",
+                                                       "dan pass") + [
+    {"player": p, "action": "play", "card": c} for p, c in
+    (("ann", "AD"), ("bob", "QD"), ("ann", "TH"), ("bob", "5C"), ("ann", "2C"), ("bob", "5H"))]}
+
+
+def test_a_hand_given_for_the_miss_taker_is_the_one_he_threw_in():
+    # deal-record.md's example with bob's own (unseen) hand given and the miss left out: the
+    # miss is still read from his plays (QD 5C 5H), so his plays are his; 1.2.0 before this
+    # fix read no miss and refused every play of his ("bob cannot hold QD"). As the spec's
+    # verdict: P = 6 + 3 = 9, ann takes all 9, bob revoked at trick 2 (5C while holding 5H)
+    # and is looed 3 once; 9 - 9 + 3 = 3 stays.
+    v = replay({**SPEC, "hands": {"bob": ["2S", "3S", "4S"]}})
+    assert [(x["player"], x["rule"], x["trick"], x["card"]) for x in v["violations"]] == [
+        ("bob", "revoke", 2, "5C")]
+    assert money(v) == ({"ann": 9}, {"bob": 3}, 3, {"ann": 9, "bob": -3, "dan": -3})
+    # his given hand is still checked: the miss's cards cannot be dealt to him as well
+    assert [m[3] for m in refused({**SPEC, "hands": {"bob": ["QD", "5C", "5H"]}})] == [
+        "QD is dealt twice", "5C is dealt twice", "5H is dealt twice"]
