@@ -1,7 +1,8 @@
 """``python -m games.rules replay FILE|-``: a verdict (or one per deal of a session) as JSON.
 
 Exit 0 with the verdict; exit 1 printing ``{"errors": [...]}`` for a record that cannot
-describe a real deal or rules that cannot be played. Standard library only.
+describe a real deal or rules that cannot be played; exit 2 for a file that cannot be read.
+Standard library only.
 """
 from __future__ import annotations
 

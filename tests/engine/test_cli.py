@@ -348,3 +348,25 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path, module, arg
     proc.stdout.close()
     assert proc.wait(timeout=120) in (0, 1)
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_a_file_that_cannot_be_read_exits_2_and_a_result_only_record_prints_unverified(tmp_path):
+    """Exit codes: 0 a verdict, 1 record errors (JSON on stdout), 2 a file that cannot be read
+    at all (named on stderr, nothing on stdout)."""
+    for bad in (tmp_path / "missing.json", tmp_path / "latin1.json"):
+        if bad.name == "latin1.json":
+            bad.write_bytes(b'{"seats": ["b\xf8b"]}')  # not UTF-8
+        done = cli("replay", str(bad))
+        assert (done.returncode, done.stdout) == (2, "") and bad.name in done.stderr
+    # P = 6 + dan's 3 = 9, a trick 3: ann 2 x 3 = 6, bob 3; dan -3 (his ante)
+    rec = record(" ".join(SEATS), "dan", pool=6, result={"tricks": {"ann": 2, "bob": 1}})
+    done = cli("replay", str(deal_file(tmp_path, rec)), "--compact")
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 1
+    verdict = json.loads(done.stdout)
+    assert (verdict["status"], verdict["tricks"], verdict["tricks_won"]) == (
+        "unverified", [], {"ann": 2, "bob": 1})
+    assert nonzero(verdict["settlement"]["deltas"]) == {"ann": 6, "bob": 3, "dan": -3}
+    # a lone stander in the counts: every error as JSON on stdout, exit 1
+    done = cli("replay", "-", stdin=json.dumps({**rec, "result": {"tricks": {"ann": 3}}}))
+    assert done.returncode == 1 and [(e["player"], e["field"]) for e in
+                                     json.loads(done.stdout)["errors"]] == [("dan", "result")]
