@@ -96,8 +96,9 @@ def _convert(command: str, text: str) -> int:
         if command == "text":
             try:
                 record = json.loads(text)
-                sys.stdout.write(actions_to_text(record["actions"]))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+                # a result-only record may leave its actions out, as replay reads it
+                sys.stdout.write(actions_to_text(record.get("actions", [])))
+            except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"not a deal record with actions: {err}") from None
         else:
             sys.stdout.write(json.dumps(actions_from_text(text), indent=1) + "\n")

@@ -370,3 +370,15 @@ def test_a_file_that_cannot_be_read_exits_2_and_a_result_only_record_prints_unve
     done = cli("replay", "-", stdin=json.dumps({**rec, "result": {"tricks": {"ann": 3}}}))
     assert done.returncode == 1 and [(e["player"], e["field"]) for e in
                                      json.loads(done.stdout)["errors"]] == [("dan", "result")]
+
+
+def test_text_of_a_result_only_record_without_actions_is_empty():
+    # replay reads a record with no "actions" (a result-only one) as having none; so does text
+    rec = record(" ".join(SEATS), "dan", pool=6, result={"tricks": {"ann": 2, "bob": 1}})
+    del rec["actions"]
+    done = cli("text", "-", stdin=json.dumps(rec))
+    assert (done.returncode, done.stdout) == (0, "")
+    for not_a_record in ("[1]", "null", '{"actions": 5}'):
+        done = cli("text", "-", stdin=not_a_record)
+        assert done.returncode == 1 and json.loads(done.stdout)["errors"], not_a_record
+        assert "Traceback" not in done.stderr
