@@ -119,3 +119,17 @@ def test_a_hand_given_for_the_miss_taker_is_the_one_he_threw_in():
     # his given hand is still checked: the miss's cards cannot be dealt to him as well
     assert [m[3] for m in refused({**SPEC, "hands": {"bob": ["QD", "5C", "5H"]}})] == [
         "QD is dealt twice", "5C is dealt twice", "5H is dealt twice"]
+
+
+def test_a_result_only_record_with_an_offence_stays_unverified_and_reports_it():
+    # "unverified" says the plays were not checked; an offence the table noted is still
+    # judged. bob exposed a card: P = 6 + 3 = 9, a trick 3; ann 2 tricks = 6; bob's 3 stays
+    # and he pays the full loo 3 once (it replaces the ordinary loo): pool 9 - 6 + 3 = 6
+    v = replay({**DOUBLE, "actions": declared("ann stand", "bob stand", "cat pass", "dan pass")
+                + [{"player": "bob", "action": "irregularity", "kind": "exposed-card",
+                    "card": "AS"}],
+                "result": {"tricks": {"ann": 2, "bob": 1}}})
+    assert v["status"] == "unverified" and v["tricks"] == []
+    assert [(x["player"], x["rule"], x["card"]) for x in v["violations"]] == [
+        ("bob", "exposed-card", "AS")]
+    assert money(v) == ({"ann": 6}, {"bob": 3}, 6, {"ann": 6, "bob": -3, "dan": -3})
