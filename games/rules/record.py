@@ -282,6 +282,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     if type(given) is not dict and not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))
         given = {}
+    elif None in given.values():  # ("ann": null, as "hands": null: not given, so read back)
+        given = {p: cards for p, cards in given.items() if cards is not None}
     hands: dict[str, Any] = dict(given)
     miss: Any = record.get("miss")
     inferred: list[str] = []

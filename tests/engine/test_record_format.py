@@ -133,3 +133,12 @@ def test_a_result_only_record_with_an_offence_stays_unverified_and_reports_it():
     assert [(x["player"], x["rule"], x["card"]) for x in v["violations"]] == [
         ("bob", "exposed-card", "AS")]
     assert money(v) == ({"ann": 6}, {"bob": 3}, 6, {"ann": 6, "bob": -3, "dan": -3})
+
+
+def test_a_hand_given_as_null_is_not_given():
+    # "ann": null reads as "hands": null does: ann's hand is read back from her plays (AD TH
+    # 2C); before, it counted as given and unknown, and each of her plays was refused. The
+    # verdict is the spec's: ann 9, bob's revoke looed 3, 3 stays.
+    v = replay({**SPEC, "hands": {"ann": None}, "miss": None})
+    assert v["status"] == "irregular" and v["tricks_won"] == {"ann": 3, "bob": 0}
+    assert money(v) == ({"ann": 9}, {"bob": 3}, 3, {"ann": 9, "bob": -3, "dan": -3})
