@@ -599,7 +599,15 @@ def _declare_from_counts(deal: Deal, counts: Mapping[int, int], errors: list[dic
             continue
         kind = "stand" if i in counts else "pass"
         try:
-            deal.push({"player": deal.seats[i], "action": kind})
+            try:
+                deal.push({"player": deal.seats[i], "action": kind})
+            except RecordError:
+                if kind == "stand" or i != deal._d \
+                        or "defend" not in deal.declaration_options(deal.seats[i]):
+                    raise
+                # a dealer with no count who may not pass against a lone stander played
+                # without standing: he defended the pool (pays nothing, takes nothing)
+                deal.push({"player": deal.seats[i], "action": "defend"})
         except RecordError as err:
             errors.extend(record_error(f"result: the counts leave {_named(deal, counts)} "
                                        f"standing, and so {deal.seats[i]} to {kind}: "

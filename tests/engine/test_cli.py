@@ -366,10 +366,11 @@ def test_a_file_that_cannot_be_read_exits_2_and_a_result_only_record_prints_unve
     assert (verdict["status"], verdict["tricks"], verdict["tricks_won"]) == (
         "unverified", [], {"ann": 2, "bob": 1})
     assert nonzero(verdict["settlement"]["deltas"]) == {"ann": 6, "bob": 3, "dan": -3}
-    # a lone stander in the counts: every error as JSON on stdout, exit 1
-    done = cli("replay", "-", stdin=json.dumps({**rec, "result": {"tricks": {"ann": 3}}}))
-    assert done.returncode == 1 and [(e["player"], e["field"]) for e in
-                                     json.loads(done.stdout)["errors"]] == [("dan", "result")]
+    # counts that leave the dealer alone (he takes the pool without play): exit 1, the
+    # errors as JSON on stdout
+    done = cli("replay", "-", stdin=json.dumps({**rec, "result": {"tricks": {"dan": 3}}}))
+    assert done.returncode == 1 and [(e["index"], e["field"]) for e in
+                                     json.loads(done.stdout)["errors"]] == [(None, "result")]
 
 
 def test_text_of_a_result_only_record_without_actions_is_empty():

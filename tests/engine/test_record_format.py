@@ -1,10 +1,11 @@
 """The deal record's own fields (deal-record.md), from an audit of the format.
 
-Result-only records: declarations left out are made from the counts. Those the counts name stood, the others passed, and the deal's own declaring rules judge
-that as if it were recorded: a record that would be refused with its declarations written
-out is refused without them too (engine 1.2.0; before, the counts were taken as the standers
-whatever the rules said, so a lone stander played with the dealer out, and a player sitting
-out a poker-Loo redeal could be paid for tricks).
+Result-only records: declarations left out are made from the counts (a count stood, no
+count passed; a dealer with no count who may not pass against a lone stander defended) and
+judged by the deal's own declaring rules, as if recorded (engine 1.2.0; before, the counts
+were taken as the standers whatever the rules said: a lone stander played with nobody
+against him, counts could end in a deal that has no play, and a player sitting out a
+poker-Loo redeal could be paid for tricks). Then given hands checked against the plays.
 """
 from __future__ import annotations
 
@@ -34,12 +35,18 @@ def money(verdict: dict) -> tuple[dict, dict, int, dict]:
 
 
 @pytest.mark.parametrize("actions", [[], declared("ann stand", "bob pass", "cat pass")])
-def test_a_lone_stander_read_from_the_counts_needs_the_dealers_declaration(actions):
-    # only ann took tricks: the counts make bob, cat and dan pass, and the dealer may not pass
-    # against a lone stander; the same record with "dan pass" written out is refused too
-    assert refused({**DOUBLE, "actions": actions, "result": {"tricks": {"ann": 3}}}) == [
-        (None, "dan", "result", ("result: the counts leave ann standing, and so dan to pass: "
-         "dan: pass is not allowed (the dealer may not pass against a lone stander)"))]
+def test_a_lone_stander_in_the_counts_plays_a_dealer_who_defends(actions):
+    # only ann took tricks: the counts make bob and cat pass; the dealer may not pass against
+    # a lone stander and has no count, so he played without standing: he defended.
+    # P = 6 + dan's ante 3 = 9; ann takes all three tricks, so all 9; dan pays nothing more
+    v = replay({**DOUBLE, "actions": actions, "result": {"tricks": {"ann": 3}}})
+    assert (v["standers"], v["defender"], v["tricks_won"]) == (
+        ["ann", "dan"], "dan", {"ann": 3, "dan": 0})
+    assert money(v) == ({"ann": 9}, {}, 0, {"ann": 9, "dan": -3})
+    # with "dan pass" written out the record is refused, as before
+    assert refused({**DOUBLE, "actions": declared("ann stand", "bob pass", "cat pass",
+                                                  "dan pass"),
+                    "result": {"tricks": {"ann": 3}}})[0][:2] == (3, "dan")
 
 
 def test_a_lone_stander_with_the_dealer_in_the_counts_or_defending_settles():
@@ -75,10 +82,11 @@ def test_a_lone_stander_who_wins_without_play_has_no_trick_counts(rules, extra, 
                                 "deal (the counts leave ann standing)"))]
 
 
-def test_irish_lone_stander_from_the_counts_is_refused_like_three_cards():
-    record = {**DOUBLE, "rules": {"game": "irish"}, "pool": 0,
-              "result": {"tricks": {"ann": 3}}}
-    assert refused(record)[0][1:3] == ("dan", "result")
+def test_an_irish_lone_stander_in_the_counts_plays_a_defending_dealer_too():
+    # P = dan's ante 3 (pool 0; Irish has no simple pool), a trick 1: ann takes all 3
+    v = replay({**DOUBLE, "rules": {"game": "irish"}, "pool": 0,
+                "result": {"tricks": {"ann": 3}}})
+    assert v["defender"] == "dan" and money(v) == ({"ann": 3}, {}, 0, {"ann": 3, "dan": -3})
 
 
 def test_a_player_sitting_out_a_redeal_takes_no_trick():
