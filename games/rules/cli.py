@@ -1,7 +1,8 @@
 """``python -m games.rules replay FILE|-``: a verdict (or one per deal of a session) as JSON.
 
 Exit 0 with the verdict; exit 1 printing ``{"errors": [...]}`` for a record that cannot
-describe a real deal or rules that cannot be played. Standard library only.
+describe a real deal or rules that cannot be played; exit 2 for a file that cannot be read.
+Standard library only.
 """
 from __future__ import annotations
 
@@ -95,8 +96,9 @@ def _convert(command: str, text: str) -> int:
         if command == "text":
             try:
                 record = json.loads(text)
-                sys.stdout.write(actions_to_text(record["actions"]))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+                # a result-only record may leave its actions out, as replay reads it
+                sys.stdout.write(actions_to_text(record.get("actions", [])))
+            except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"not a deal record with actions: {err}") from None
         else:
             sys.stdout.write(json.dumps(actions_from_text(text), indent=1) + "\n")

@@ -697,11 +697,15 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         hand = self._hands[s]
         if hand is None or c not in hand:
             raise self._cannot_hold(s, c)
+        say = action.get("say")
+        if say is not None and say != "pam-be-civil":  # a misspelt call must not go unheard
+            raise self._err(f"say: {say!r} is not a call a play makes (\"pam-be-civil\")",
+                            player=self.seats[s], card=c, field="say")
         if s != self._to_act:
             self._play_out_of_turn(s, c)
             return
         if self._lead_card < 0:
-            self._civil_called = action.get("say") == "pam-be-civil"
+            self._civil_called = say == "pam-be-civil"
         self._play(s, c, hand)
 
     # ---------------------------------------------------------------- carrying on past errors

@@ -282,6 +282,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     if type(given) is not dict and not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))
         given = {}
+    elif None in given.values():  # ("ann": null, as "hands": null: not given, so read back)
+        given = {p: cards for p, cards in given.items() if cards is not None}
     hands: dict[str, Any] = dict(given)
     miss: Any = record.get("miss")
     inferred: list[str] = []
@@ -289,11 +291,13 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     if turnup is not None:
         turnup = _card(turnup)
     for player, cards in plays.items():
-        if player in given or player not in seats:
+        if player not in seats:
             continue
-        if player == miss_player:
-            if miss is None:
+        if player == miss_player:  # he plays the miss: a hand given for him is the one he
+            if miss is None:       # threw in unseen, so the miss is still read from his plays
                 miss = list(cards)
+            continue
+        if player in given:
             continue
         exchanged = exchanges.get(player)
         if exchanged is None:
@@ -572,6 +576,47 @@ def _order_decides_shares(deal: Deal, counts: Mapping[int, int]) -> bool:
     return deal.books.pool % deal._hand_size != 0
 
 
+def _named(deal: Deal, counts: Mapping[int, int]) -> str:
+    standing = [deal.seats[i] for i in deal._order if i in counts]
+    return " and ".join(standing) if standing else "nobody"
+
+
+def _declare_from_counts(deal: Deal, counts: Mapping[int, int], errors: list[dict]) -> bool:
+    """Declarations a result-only record leaves out: those the counts name stood, the others
+    passed, pushed through the deal so that its own rules judge them as if recorded (a dealer
+    may not pass against a lone stander; five-card's lone stander and everyone passing to the
+    dealer end the deal before play; a player sitting out a redeal declares nothing). False,
+    with the error, when the rules forbid what the counts make of the declarations."""
+    out = [deal.seats[i] for i in counts if i in deal._out_of_deal]
+    if out:
+        errors.append(record_error(f"result: {', '.join(out)} did not play (sitting out "
+                                   f"this redeal)", field="result"))
+        return False
+    for i in deal._declared_order:
+        if deal.phase != DECLARE:
+            break
+        if deal._decl[i] is not None or i in deal._forced_pass:
+            continue
+        kind = "stand" if i in counts else "pass"
+        try:
+            try:
+                deal.push({"player": deal.seats[i], "action": kind})
+            except RecordError:
+                if kind == "stand" or i != deal._d \
+                        or "defend" not in deal.declaration_options(deal.seats[i]):
+                    raise
+                # a dealer with no count who may not pass against a lone stander played
+                # without standing: he defended the pool (pays nothing, takes nothing)
+                deal.push({"player": deal.seats[i], "action": "defend"})
+        except RecordError as err:
+            errors.extend(record_error(f"result: the counts leave {_named(deal, counts)} "
+                                       f"standing, and so {deal.seats[i]} to {kind}: "
+                                       f"{e['message']}", player=deal.seats[i], field="result")
+                          for e in err.errors)
+            return False
+    return True
+
+
 def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     """A result-only record: settle from trick counts (and trick winners when given)."""
     tricks = result.get("tricks") if isinstance(result, Mapping) else None
@@ -601,14 +646,18 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
         errors.append(record_error(f"result: the trick counts add up to "
                                    f"{sum(counts.values())}, not {n}", field="result"))
         return
-    if deal.phase == DECLARE:
-        deal._standers = [i for i in deal._order if i in counts]
-    else:
-        strangers = [deal.seats[i] for i in counts if i not in deal._standers]
-        if strangers:
-            errors.append(record_error(f"result: {', '.join(strangers)} did not play",
-                                       field="result"))
-            return
+    if deal.phase == DECLARE and not _declare_from_counts(deal, counts, errors):
+        return
+    if deal.phase == OVER:  # the declarations the counts make end the deal before play
+        errors.append(record_error("result: no tricks are played in this deal (the counts "
+                                   "leave " + _named(deal, counts) + " standing)",
+                                   field="result"))
+        return
+    strangers = [deal.seats[i] for i in counts if i not in deal._standers]
+    if strangers:
+        errors.append(record_error(f"result: {', '.join(strangers)} did not play",
+                                   field="result"))
+        return
     winners_given = result.get("winners")
     if winners_given is not None:
         if (not isinstance(winners_given, list) or len(winners_given) != n

@@ -348,3 +348,38 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path, module, arg
     proc.stdout.close()
     assert proc.wait(timeout=120) in (0, 1)
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_a_file_that_cannot_be_read_exits_2_and_a_result_only_record_prints_unverified(tmp_path):
+    """Exit codes: 0 a verdict, 1 record errors (JSON on stdout), 2 a file that cannot be read
+    at all (named on stderr, nothing on stdout)."""
+    for bad in (tmp_path / "missing.json", tmp_path / "latin1.json"):
+        if bad.name == "latin1.json":
+            bad.write_bytes(b'{"seats": ["b\xf8b"]}')  # not UTF-8
+        done = cli("replay", str(bad))
+        assert (done.returncode, done.stdout) == (2, "") and bad.name in done.stderr
+    # P = 6 + dan's 3 = 9, a trick 3: ann 2 x 3 = 6, bob 3; dan -3 (his ante)
+    rec = record(" ".join(SEATS), "dan", pool=6, result={"tricks": {"ann": 2, "bob": 1}})
+    done = cli("replay", str(deal_file(tmp_path, rec)), "--compact")
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 1
+    verdict = json.loads(done.stdout)
+    assert (verdict["status"], verdict["tricks"], verdict["tricks_won"]) == (
+        "unverified", [], {"ann": 2, "bob": 1})
+    assert nonzero(verdict["settlement"]["deltas"]) == {"ann": 6, "bob": 3, "dan": -3}
+    # counts that leave the dealer alone (he takes the pool without play): exit 1, the
+    # errors as JSON on stdout
+    done = cli("replay", "-", stdin=json.dumps({**rec, "result": {"tricks": {"dan": 3}}}))
+    assert done.returncode == 1 and [(e["index"], e["field"]) for e in
+                                     json.loads(done.stdout)["errors"]] == [(None, "result")]
+
+
+def test_text_of_a_result_only_record_without_actions_is_empty():
+    # replay reads a record with no "actions" (a result-only one) as having none; so does text
+    rec = record(" ".join(SEATS), "dan", pool=6, result={"tricks": {"ann": 2, "bob": 1}})
+    del rec["actions"]
+    done = cli("text", "-", stdin=json.dumps(rec))
+    assert (done.returncode, done.stdout) == (0, "")
+    for not_a_record in ("[1]", "null", '{"actions": 5}'):
+        done = cli("text", "-", stdin=not_a_record)
+        assert done.returncode == 1 and json.loads(done.stdout)["errors"], not_a_record
+        assert "Traceback" not in done.stderr

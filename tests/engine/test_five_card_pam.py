@@ -7,7 +7,7 @@ winnings stay in the pool and the offender pays a full loo (5) instead of the or
 """
 import pytest
 
-from tests.engine.dealkit import deal_at, record
+from tests.engine.dealkit import deal_at, record, record_errors
 from tests.engine.outcome import FIVE, clean, offended, outcome, play_own_turnup, replayed
 
 SEATS = "ann bob cat dan"
@@ -90,6 +90,16 @@ def test_pam_be_civil_called_by_a_leader_without_the_next_trump(mode, expected):
 def test_binding_is_the_default_and_without_a_call_pam_may_take_the_ace():
     assert replayed(CIVIL) == CIVIL_BROKEN
     assert replayed(CIVIL.replace(" civil", "")) == CIVIL_IGNORED
+
+
+@pytest.mark.parametrize("say", ["pam be civil", "Pam-be-civil", True, ""])
+def test_a_call_the_record_misspells_is_refused_not_taken_for_silence(say):
+    # read as no call, CIVIL would settle as CIVIL_IGNORED (bob keeps his 4 and pays nothing)
+    # where the call binds him (CIVIL_BROKEN: bob pays 5, his 4 stays): the difference is 9
+    rec = record(SEATS, "dan", rules=FIVE, pool=5, turnup="4S", actions=CIVIL)
+    rec["actions"][4]["say"] = say  # ann AS, the lead after the four declarations
+    assert [(e["index"], e["player"], e["card"], e["field"]) for e in record_errors(rec)] == [
+        (4, "ann", "AS", "say")]
 
 
 def test_automatic_civility_needs_no_call():
