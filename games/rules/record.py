@@ -13,7 +13,7 @@ from typing import Any
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
-from .options import GAME_NAMES, RuleSet, rules_from
+from .options import GAME_NAMES, PLACE_NAMES, RuleSet, rules_from
 from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
@@ -22,6 +22,7 @@ _MISS_ACTIONS = ("take-miss", "defend")
 _PAST_DECLARING = ("play", "exchange")
 #: the record's true-or-false fields: "yes" or 1 must not quietly mean true
 _FLAGS = ("final", "redeal")
+_MISS, _TURNUP = PLACE_NAMES  # where a card lies, for the owner check (no seat's name)
 _WHOLE_RECORD = frozenset({"turnup", "hands", "miss", "stock", "seats", "dealer", "pool"})
 
 
@@ -539,9 +540,9 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
         for text in miss:
             c = _card(text)
             if c is not None:
-                owner[c] = "the miss"
+                owner[c] = _MISS
     if turnup is not None:
-        owner[turnup] = "the turn-up"
+        owner[turnup] = _TURNUP
     drew = {(a.get("player"), _card(x)) for a in actions if isinstance(a, Mapping)
             and a.get("action") == "exchange" and isinstance(a.get("draw"), list)
             and isinstance(a.get("player"), str) for x in a["draw"]}
@@ -549,15 +550,15 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
         where = owner.get(c)
         if where is None or where == player or (player, c) in drew:
             continue
-        if where == "the miss" and player == miss_player:
+        if where == _MISS and player == miss_player:
             continue
-        if where == "the turn-up" and player == dealer and r.turnup_to_dealer \
+        if where == _TURNUP and player == dealer and r.turnup_to_dealer \
                 and r.game in ("five-card", "poker-loo"):
             continue
         if where in given and player in given:
             pass  # the player's own given hand is checked by the deal itself
-        who = ("the turn-up card" if where == "the turn-up" else f"in {where}"
-               if where.startswith("the ") else f"in {where}'s hand")
+        who = (PLACE_NAMES[where] if where == _TURNUP else f"in {where}"
+               if where in PLACE_NAMES else f"in {where}'s hand")
         errors.append(record_error(f"{player} cannot hold {NAME[c]}: it is {who}", index=i,
                                    player=player, card=NAME[c]))
         bad.add(i)
