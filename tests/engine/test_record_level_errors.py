@@ -5,6 +5,7 @@ a stock disagreeing with a draw reported twice, seat names the engine uses for p
 Each expected outcome is worked by hand in the comments."""
 from __future__ import annotations
 
+from games.rules import replay
 from tests.engine.dealkit import record, record_errors
 
 THREE = {"game": "three-card"}
@@ -45,3 +46,35 @@ def test_a_seat_of_another_name_beginning_the_is_an_ordinary_seat():
     errors = record_errors(_miss_taker_plays_the_seat_named_the_miss("the boss"))
     assert (4, "ann", "AD", None, "ann cannot hold AD: it is in the boss's hand") \
         in exact(errors), errors
+
+
+# ---------------------------------------------------------------- "pam-be-civil" off the lead
+
+def test_pam_be_civil_on_a_play_that_does_not_lead_is_a_record_error():
+    # ann AS KH AD 3C 4C | bob JC 5S 9H 8D 7D, spades trumps (test_five_card_pam's CIVIL):
+    # bob, following ann's ace of trumps, "calls" as he plays Pam (action 5). The call is the
+    # leader's, as he leads the ace of trumps; 1.2.0 let it pass unheard
+    rec = record(SEATS, "dan", rules=FIVE, pool=5, turnup="4S", actions="""
+        ann stand; bob stand; cat pass; dan pass
+        ann AS; bob JC civil
+        bob 5S; ann 3C
+        bob 9H; ann KH
+        ann AD; bob 8D
+        ann 4C; bob 7D""")
+    message = ("say: bob's JC does not lead the trick (\"pam-be-civil\" is the leader's "
+               "call, leading the ace of trumps)")
+    assert exact(record_errors(rec)) == [(5, "bob", "JC", "say", message)]
+    # a card opening the trick out of turn is a lead (the offence of playing out of turn; the
+    # call then has no effect): bob is to lead trick 2 (won with Pam); ann plays 3C before
+    # him, calling. bob's 5S (a trump) takes trick 2; ann takes KH, AD, 4C. P = 5 + dan's 5 =
+    # 10, a trick 2: bob 2 tricks = 4; ann's stay (an offender) and she pays her full loo 5
+    # for the ordinary loo: pool 10 - 4 + 5 = 11
+    rec["actions"][5].pop("say")
+    rec["actions"][6], rec["actions"][7] = rec["actions"][7], rec["actions"][6]
+    rec["actions"][6]["say"] = "pam-be-civil"
+    verdict = replay(rec)
+    assert [(v["player"], v["rule"], v["trick"], v["card"]) for v in verdict["violations"]] == [
+        ("ann", "played-out-of-turn", 2, "3C")]
+    assert [t["winner"] for t in verdict["tricks"]] == ["bob", "bob", "ann", "ann", "ann"]
+    assert verdict["settlement"]["pool_after"] == 11
+    assert verdict["settlement"]["deltas"] == {"ann": -5, "bob": 4, "cat": 0, "dan": -5}
