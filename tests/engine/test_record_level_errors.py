@@ -78,3 +78,37 @@ def test_pam_be_civil_on_a_play_that_does_not_lead_is_a_record_error():
     assert [t["winner"] for t in verdict["tricks"]] == ["bob", "bob", "ann", "ann", "ann"]
     assert verdict["settlement"]["pool_after"] == 11
     assert verdict["settlement"]["deltas"] == {"ann": -5, "bob": 4, "cat": 0, "dan": -5}
+
+
+# ---------------------------------------------------------------- the dealer who looked
+
+def _all_pass_after_the_dealer(kind, rules=THREE, pool=6, tail=""):
+    return replay(record(SEATS, "dan", rules=rules, pool=pool, turnup="7D",
+                         actions=f"dan ! {kind}; ann pass; bob pass; cat pass{tail}"))
+
+
+def test_a_dealer_who_looked_at_another_hand_throws_up_when_all_pass_and_nobody_stands():
+    # s.6: looking at another hand, he "must throw up": when ann, bob and cat pass he passes
+    # too, so nobody takes the pool (1.2.0 said "dealer-takes" and paid nobody). P = 6 + dan's
+    # ante 3 = 9 stays; his full loo 3 goes in: 12 carried. dan: -3 ante -3 loo = -6
+    for tail in ("", "; dan pass"):  # (his forced pass may be left out)
+        v = _all_pass_after_the_dealer("looked-at-hand", tail=tail)
+        assert (v["ended"], v["standers"]) == ("nobody-stands", [])
+        assert [(x["player"], x["rule"], x["penalty"]) for x in v["violations"]] == [
+            ("dan", "looked-at-hand", "full-loo")]
+        s = v["settlement"]
+        assert (s["payouts"], s["loo_payments"], s["pool_after"]) == ({}, {"dan": 3}, 12)
+        assert s["deltas"] == {"ann": 0, "bob": 0, "cat": 0, "dan": -6}
+        assert v["next"] == {"dealer": "ann", "pool": 12, "first_of_series": False}
+
+
+def test_a_dealer_who_looked_at_the_miss_still_takes_the_pool_when_all_pass():
+    # s.6: looking at the miss without taking it is a single loo "paid into the pool at once;
+    # the player still takes part", into "the pool being played for": his 3 goes into the
+    # pool he then takes without play (open question 37). P = 6 + 3 ante + 3 single loo = 12,
+    # all his: dan -3 ante -3 penalty +12 = +6, nothing carried
+    v = _all_pass_after_the_dealer("looked-at-miss")
+    assert (v["ended"], v["standers"]) == ("dealer-takes", [])
+    s = v["settlement"]
+    assert (s["payouts"], s["penalties"], s["pool_after"]) == ({"dan": 12}, {"dan": 3}, 0)
+    assert s["deltas"] == {"ann": 0, "bob": 0, "cat": 0, "dan": 6}
