@@ -91,11 +91,11 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         raise RecordError(errors)
     result = record.get("result")
     bad: set[int] = set()
-    hands, miss, inferred, ops = _infer_hands(record, r, seats, dealer, actions, errors, bad,
-                                         result is None)
+    hands, miss, inferred, ops, stock = _infer_hands(record, r, seats, dealer, actions, errors,
+                                                    bad, result is None)
     def dealt() -> Deal:
         return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
-                    turnup=record.get("turnup"), stock=record.get("stock"),
+                    turnup=record.get("turnup"), stock=stock,
                     first_of_series=first_of_series, redeal=bool(record.get("redeal")),
                     sits_out=sits_out, inferred=inferred, final=bool(record.get("final")),
                     inferred_miss=record.get("miss") is None)
@@ -115,7 +115,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         deal._idx
     for i, action in enumerate(actions):
         if i in bad:
-            if not _carry_on(deal, action):
+            if not _carry_on(deal, action, ops[i]):
                 break
             continue
         if result is not None and isinstance(action, Mapping) and action.get("action") == "play":
@@ -186,7 +186,7 @@ def _in_order(errors: list[dict]) -> list[dict]:
     return out
 
 
-def _carry_on(deal: Deal, action: Any) -> bool:
+def _carry_on(deal: Deal, action: Any, op: Any = None) -> bool:
     """A refused play, exchange, take-miss or defend (or, kind "declarations", declarations
     the record goes past): let the deal go on as the record has it, so that what follows is
     judged in its place and only errors of its own are reported. False when the deal cannot go
@@ -202,6 +202,8 @@ def _carry_on(deal: Deal, action: Any) -> bool:
             deal._miss_as_recorded(s)
         elif kind == "play":
             deal._play_as_recorded(s, _card(action.get("card")))
+        elif kind == "exchange" and s is not None and type(op) is tuple:
+            deal._exchange_as_recorded(s, *op)  # (as read: the draw the stock agrees with)
         elif kind == "exchange" and s is not None:
             listed = action.get("draw")
             draw = [c for c in _cards(listed) if c is not None] if type(listed) is list else None
@@ -279,6 +281,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     plays, seen, exchanges, miss_player, ops = (
         _read_clean(actions, r.game == "three-card")
         or _read_actions(record, r, dealer, actions, errors, bad))
+    stock = _stock_against_draws(record.get("stock"), r, dealer, actions, plays, exchanges, ops,
+                                 errors, bad)
     given = record.get("hands") or {}
     if type(given) is not dict and not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))
@@ -331,7 +335,50 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             c = _card(a.get("card")) if held and a.get("player") in inferred else None
             if c is not None and c in held:
                 held.remove(c)
-    return hands, miss, inferred, ops
+    return hands, miss, inferred, ops, stock
+
+
+def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
+                         plays: Mapping[Any, list[int]],
+                         exchanges: dict[str, tuple[list[int], list[int]]], ops: list[Any],
+                         errors: list[dict], bad: set[int]) -> Any:
+    """A given ``stock`` against the draws the exchanges also give: where they disagree, one
+    error at the exchange (index, player, the card drawn), and the stock the deal is given
+    agrees with whichever of the two the player goes on to play (else the draw), so the
+    disagreement is not reported again as a card "dealt twice", a draw never played, or a
+    later draw off the wrong top card. The stock as given where nothing disagrees."""
+    top = [_card(c) for c in stock] if type(stock) is list else None
+    if not top or None in top:
+        return stock  # (not given, or a card the deal names)
+    pos, fixed = 0, None
+    takes_turnup = r.turnup_to_dealer and r.game != "irish"
+    for i, a in enumerate(actions):
+        if type(a) is not dict or a.get("action") != "exchange" or i in bad:
+            continue
+        player, listed = a.get("player"), a.get("draw")
+        discard = a.get("discard") or []
+        n = len(listed) if type(listed) is list else \
+            max(len(discard) - (1 if player == dealer and takes_turnup else 0), 0)
+        drawn = _cards(listed) if type(listed) is list else []
+        off = top[pos:pos + n]
+        pos += n
+        if type(listed) is not list or None in drawn or drawn[:len(off)] == off:
+            continue
+        k = next(k for k, (x, y) in enumerate(zip(drawn, off)) if x != y)
+        errors.append(record_error(f"{player} draws {NAME[drawn[k]]} but the stock's top card "
+                                   f"is {NAME[off[k]]}", index=i, player=player,
+                                   card=NAME[drawn[k]]))
+        bad.add(i)
+        played = plays.get(player, ())
+        if not all(c in played for c in drawn) and all(c in played for c in off) \
+                and len(off) == n and player in exchanges:
+            exchanges[player] = (exchanges[player][0], off)  # the stock was right
+            if type(ops[i]) is tuple:
+                ops[i] = (ops[i][0], off)
+        else:  # the draw was
+            fixed = fixed or list(top)
+            fixed[pos - n:pos - n + len(off)] = drawn[:len(off)]
+    return stock if fixed is None else fixed
 
 
 def _read_back(played: list[int], exchanged: tuple[list[int], list[int]]) -> list[int]:

@@ -112,3 +112,43 @@ def test_a_dealer_who_looked_at_the_miss_still_takes_the_pool_when_all_pass():
     s = v["settlement"]
     assert (s["payouts"], s["penalties"], s["pool_after"]) == ({"dan": 12}, {"dan": 3}, 0)
     assert s["deltas"] == {"ann": 0, "bob": 0, "cat": 0, "dan": 6}
+
+
+# ---------------------------------------------------------------- a stock against the draws
+
+def _exchange_deal_with_stock(stock):
+    """test_five_card_declare's EXCHANGE_DEAL (hearts trumps): ann exchange 2C 3D > KH 4C
+    (action 4), bob keeps his cards (5), cat exchange 4D 6D 8D TC QC > 2H 5C TD 3S 6S (6)."""
+    from tests.engine.test_record_errors import five_card
+
+    return five_card(stock=stock)
+
+
+def test_a_stock_disagreeing_with_a_draw_is_one_error_at_the_exchange():
+    # the stock's second card 8S (nobody's) disagrees with ann's 4C. 1.2.0 named ann's draw
+    # and then cat's (2H against 8S: the stock was not drawn past the refused draw)
+    errors = record_errors(_exchange_deal_with_stock(["KH", "8S", "2H", "5C", "TD", "3S", "6S"]))
+    assert exact(errors) == [
+        (4, "ann", "4C", None, "ann draws 4C but the stock's top card is 8S")]
+
+
+def test_a_stock_card_another_player_holds_is_named_at_the_draw():
+    # the stock's 9C is bob's (he plays it): ann draws 4C, which she plays. 1.2.0 said only
+    # "9C is dealt twice", with no index
+    errors = record_errors(_exchange_deal_with_stock(["KH", "9C", "2H", "5C", "TD", "3S", "6S"]))
+    assert exact(errors) == [
+        (4, "ann", "4C", None, "ann draws 4C but the stock's top card is 9C")]
+
+
+def test_a_draw_disagreeing_with_the_stock_the_plays_follow_is_one_error():
+    # ann's draw says 8S where the stock (and her play of 4C) says 4C. 1.2.0 gave "ann drew
+    # 8S and never played it" at the exchange and "4C is dealt twice" with no index
+    rec = _exchange_deal_with_stock(["KH", "4C", "2H", "5C", "TD", "3S", "6S"])
+    rec["actions"][4]["draw"] = ["KH", "8S"]
+    assert exact(record_errors(rec)) == [
+        (4, "ann", "8S", None, "ann draws 8S but the stock's top card is 4C")]
+    # and an error later in the record is still found in its place: bob plays 2D after
+    # the last trick (action 22)
+    rec["actions"].append({"player": "bob", "action": "play", "card": "2D"})
+    assert [(e["index"], e["player"], e["card"]) for e in record_errors(rec)] == [
+        (4, "ann", "8S"), (22, "bob", "2D")]
