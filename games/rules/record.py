@@ -14,6 +14,7 @@ from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
 from .options import GAME_NAMES, PLACE_NAMES, RuleSet, rules_from
+from .phases import ACTIONS, DECLARATION_ALIASES, unknown_action
 from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
@@ -77,6 +78,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if type(number) is not int or number < 1:  # "1" must not quietly mean "not the first deal"
         errors.append(record_error(f"number: {number!r} is not a deal number (1, 2, ...)",
                                    field="number"))
+    # a wrong pool or number the caller's ledger overrides leaves the deal as it is
+    overridden = {f for f, given in (("pool", pool), ("number", first_of_series))
+                  if given is not None}
     if first_of_series is None:
         first_of_series = number == 1
     sits_out = record.get("sits_out") or []
@@ -87,8 +91,10 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if not isinstance(actions, list):
         errors.append(record_error("actions: must be a list", field="actions"))
         actions = []
-    if errors:
-        raise RecordError(errors)
+    if any(e["field"] not in overridden for e in errors):
+        # the deal cannot be set up as the record has it: the actions are judged on their own
+        raise RecordError(_in_order(errors + _read_alone(r, seats, dealer, actions)))
+    head, errors = errors, []  # (the record's own errors, kept apart from the actions')
     result = record.get("result")
     bad: set[int] = set()
     hands, miss, inferred, ops, stock = _infer_hands(record, r, seats, dealer, actions, errors,
@@ -101,15 +107,30 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
                     inferred_miss=record.get("miss") is None)
 
     try:
-        deal = dealt()
-    except RecordError as err:
-        # a card read back into two hands: refuse the later action that uses it, by index
-        if not _untangle(actions, hands, inferred, errors, bad):
-            raise RecordError(errors + err.errors) from None
         try:
             deal = dealt()
-        except RecordError as again:
-            raise RecordError(errors + again.errors) from None
+        except RecordError:
+            # a card read back into two hands: refuse the later action that uses it, by index
+            if not _untangle(actions, hands, inferred, errors, bad):
+                raise
+            deal = dealt()
+    except RecordError as err:
+        # a given hand, miss or stock the deal refuses: judge the actions without it (the
+        # hand or miss read back from the plays, the draws as recorded); else stop here
+        left_out = _leave_out(record, err.errors, actions)
+        if left_out is None:
+            alone = [e for e in _read_alone(r, seats, dealer, actions) if e not in errors]
+            raise RecordError(_in_order(head + errors + err.errors + alone)) from None
+        head += err.errors
+        record = {**record, **left_out}
+        again: list[dict] = []
+        hands, miss, inferred, ops, stock = _infer_hands(record, r, seats, dealer, actions,
+                                                        again, bad, result is None)
+        errors += [e for e in again if e not in errors]
+        try:
+            deal = dealt()
+        except RecordError as still:
+            raise RecordError(_in_order(head + errors + still.errors)) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal
     push, push_card, push_exchange, seat_of = deal.push, deal._push_card, deal._push_exchange, \
         deal._idx
@@ -159,9 +180,54 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             deal.finish()
         except RecordError as err:
             errors.extend(err.errors)
-    if errors:
-        raise RecordError(_in_order(errors))
+    if errors or head:
+        raise RecordError(_in_order(head + errors))
     return deal.verdict()
+
+
+def _read_alone(r: RuleSet, seats: list, dealer: Any, actions: list) -> list[dict]:
+    """The errors the actions show on their own, where the record gives no deal to push them
+    through (no dealer, say): an action that is no object or of no kind the format knows, a
+    player who is no seat, a card that is no card, the same card played twice. Whose turn it
+    was, and what the rules allowed, need the deal."""
+    errors: list[dict] = []
+    bad: set[int] = set()
+    _read_actions({}, r, dealer, actions, errors, bad)
+    for i, a in enumerate(actions):
+        if i in bad or type(a) is not dict and not isinstance(a, Mapping):
+            continue
+        player, kind = a.get("player"), a.get("action")
+        if not isinstance(kind, str) or kind not in ACTIONS and kind not in DECLARATION_ALIASES:
+            errors.append(record_error(unknown_action(kind), index=i, field="action",
+                                       player=player if type(player) is str else None))
+        elif type(player) is not str or player not in seats:
+            errors.append(not_a_seat(player, index=i))
+    return errors
+
+
+def _leave_out(record: Mapping[str, Any], errors: list[dict], actions: list
+               ) -> dict[str, Any] | None:
+    """What of the record to leave out so that the deal can be set up despite ``errors``
+    (``Deal``'s refusals of the record's own cards): a given hand that is wrong (read back
+    from the plays instead), a wrong miss (likewise), a wrong stock where every exchange
+    lists its draw. None where an error leaves no sensible deal: a wrong turn-up (trumps and
+    the dealer's exchange hang on it), a card dealt twice (which of the two is wrong?)."""
+    given = record.get("hands")
+    out: dict[str, Any] = {}
+    for e in errors:
+        field, player = e["field"] or "", e["player"]
+        if field == "miss":
+            out["miss"] = None
+        elif field == "stock" and all(type(a.get("draw")) is list for a in actions
+                                      if type(a) is dict and a.get("action") == "exchange"):
+            out["stock"] = None
+        elif (field == "hands" or field.startswith("hands.")) and isinstance(given, Mapping) \
+                and type(player) is str and player in given:
+            kept = out.get("hands", given)
+            out["hands"] = {p: cards for p, cards in kept.items() if p != player}
+        else:
+            return None
+    return out
 
 
 def _in_order(errors: list[dict]) -> list[dict]:
@@ -327,7 +393,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 if c is not None and c not in first_play:
                     first_play[c] = (a.get("player"), i)
         already = set(bad)
-        _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
+        seated = {p: cards for p, cards in given.items() if p in seats}  # (others: refused)
+        _check_owners(record, r, seated, miss_player, dealer, turnup, actions, first_play,
                       errors, bad)
         for i in bad - already:  # a card placed elsewhere is not read into the player's hand
             a = actions[i]

@@ -5,7 +5,9 @@ a stock disagreeing with a draw reported twice, seat names the engine uses for p
 Each expected outcome is worked by hand in the comments."""
 from __future__ import annotations
 
-from games.rules import replay
+import pytest
+
+from games.rules import RecordError, replay
 from tests.engine.dealkit import record, record_errors
 
 THREE = {"game": "three-card"}
@@ -152,3 +154,79 @@ def test_a_draw_disagreeing_with_the_stock_the_plays_follow_is_one_error():
     rec["actions"].append({"player": "bob", "action": "play", "card": "2D"})
     assert [(e["index"], e["player"], e["card"]) for e in record_errors(rec)] == [
         (4, "ann", "8S"), (22, "bob", "2D")]
+
+
+# ---------------------------------------------------------------- record fields and the actions
+
+AFTER_THE_LAST = (22, "bob", "2D", None, "play: the deal is already over")
+NOT_A_SEAT = (3, "zed", None, "player", "player 'zed' is not a seat")
+
+
+def _with_action_errors(**fields):
+    """EXCHANGE_DEAL with two errors in its actions: dan's pass (action 3) made by "zed", who
+    is no seat, and a play by bob after the last trick (action 22), which only the deal
+    itself finds; plus the record fields given."""
+    from tests.engine.test_record_errors import five_card
+
+    rec = {**five_card(), **fields}
+    rec["actions"][3]["player"] = "zed"
+    rec["actions"].append({"player": "bob", "action": "play", "card": "2D"})
+    return rec
+
+
+def test_a_wrong_hand_is_left_out_and_the_actions_are_still_judged():
+    # ann's given hand is one card short: reported, and read back from her plays instead, so
+    # the deal is still set up and both the actions' errors are found (1.2.0: neither)
+    rec = _with_action_errors(hands={"ann": ["AH", "2C", "3D", "5D"]})
+    assert exact(record_errors(rec)) == [
+        (None, "ann", None, "hands", "hands: ann holds 4 cards, five-card Loo deals 5 cards a hand"),
+        NOT_A_SEAT, AFTER_THE_LAST]
+    rec = _with_action_errors(hands={"zed": ["AH", "2C", "3D", "5D", "7S"]})
+    # (zed's "hand" places no card: 1.2.0 also refused ann's AH, 7S and 5D "in zed's hand")
+    assert exact(record_errors(rec)) == [
+        (None, "zed", None, "hands", "hands: 'zed' is not a seat"), NOT_A_SEAT, AFTER_THE_LAST]
+
+
+def test_a_wrong_miss_or_stock_is_left_out_and_the_actions_are_still_judged():
+    rec = _with_action_errors(stock=["KH", "ZZ"])  # every exchange lists its draw
+    assert exact(record_errors(rec)) == [
+        (None, None, "ZZ", "stock", "stock: 'ZZ' is not a card"), NOT_A_SEAT, AFTER_THE_LAST]
+    rec = _with_action_errors(miss=["ZZ"])
+    assert exact(record_errors(rec)) == [
+        (None, None, "ZZ", "miss", "miss: 'ZZ' is not a card"), NOT_A_SEAT, AFTER_THE_LAST]
+
+
+def test_a_pool_the_ledger_overrides_leaves_the_actions_judged():
+    # the caller's pool (the ledger's) is the one the deal is played for: a record saying
+    # otherwise is an error, and the deal is still judged with the ledger's pool
+    with pytest.raises(RecordError) as caught:
+        replay(_with_action_errors(), pool=10)
+    assert exact(caught.value.errors) == [(None, None, None, "pool", "pool: record says 18, ledger has 10"),
+                      NOT_A_SEAT, AFTER_THE_LAST]
+
+
+def test_a_field_the_deal_is_set_up_from_stops_at_the_actions_own_errors():
+    # no dealer, a format or flag that does not read, a turn-up that is no card, a stock the
+    # draws cannot do without: no deal to push the actions through, so only what they show on
+    # their own (zed is no seat) is reported beside the field; bob's play after the last
+    # trick needs the deal (1.2.0 reported the field alone, or the turn-up without zed)
+    for fields, field_error in [
+        ({"dealer": "zed"}, (None, None, None, "dealer", "dealer: 'zed' is not a seat")),
+        ({"format": "loo-deal/2"}, (None, None, None, "format", ("format: 'loo-deal/2' is not a "
+                                    "record format this engine reads (loo-deal/1)"))),
+        ({"final": "yes"}, (None, None, None, "final", "final: 'yes' is not true or false")),
+        ({"turnup": "ZZ"}, (None, None, "ZZ", "turnup", "turnup: 'ZZ' is not a card")),
+    ]:
+        rec = _with_action_errors(**fields)
+        assert exact(record_errors(rec)) == [field_error, NOT_A_SEAT], fields
+    rec = _with_action_errors(stock=["KH", "ZZ"])
+    del rec["actions"][4]["draw"]  # ann's draw left to the stock, which does not read
+    assert exact(record_errors(rec)) == [
+        (None, None, "ZZ", "stock", "stock: 'ZZ' is not a card"), NOT_A_SEAT]
+
+
+def test_seats_that_do_not_seat_a_table_stop_the_replay():
+    # no table: nothing else can be read sensibly (who is a seat? whose turn?)
+    rec = _with_action_errors(seats=["ann", "bob", "cat", "ann"])
+    assert exact(record_errors(rec)) == [
+        (None, None, None, "seats", "seats: a player is seated twice")]
