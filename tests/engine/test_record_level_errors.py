@@ -230,3 +230,26 @@ def test_seats_that_do_not_seat_a_table_stop_the_replay():
     rec = _with_action_errors(seats=["ann", "bob", "cat", "ann"])
     assert exact(record_errors(rec)) == [
         (None, None, None, "seats", "seats: a player is seated twice")]
+
+
+# ---------------------------------------------------------------- a lone poker-Loo stander
+
+def test_a_later_poker_deals_count_for_one_player_alone_is_no_played_deal():
+    # a later deal of a poker-Loo series (the ledger says so, the record has no number):
+    # counts for ann alone leave her the one stander, who takes the pot without play, which
+    # trick counts cannot describe: refused, as recorded declarations would say (the
+    # declarations "ann stand", the others "pass", give ended "lone-stander", pot 30 hers)
+    rec = record(SEATS, "dan", rules={"game": "poker-loo"}, pool=30, turnup="7D",
+                 result={"tricks": {"ann": 5}})
+    with pytest.raises(RecordError) as caught:
+        replay(rec, pool=30, first_of_series=False)
+    assert exact(caught.value.errors) == [
+        (None, None, None, "result",
+         "result: no tricks are played in this deal (the counts leave ann standing)")]
+    del rec["result"]
+    rec["actions"] = [{"player": "ann", "action": "stand"}] + [
+        {"player": p, "action": "pass"} for p in ("bob", "cat", "dan")]
+    v = replay(rec, pool=30, first_of_series=False)
+    assert (v["ended"], v["standers"], v["settlement"]["deltas"]) == (
+        "lone-stander", ["ann"], {"ann": 30, "bob": 0, "cat": 0, "dan": 0})
+    assert v["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
