@@ -97,38 +97,40 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     head, errors = errors, []  # (the record's own errors, kept apart from the actions')
     result = record.get("result")
     bad: set[int] = set()
-    hands, miss, inferred, ops, stock = _infer_hands(record, r, seats, dealer, actions, errors,
-                                                    bad, result is None)
-    def dealt() -> Deal:
-        return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
-                    turnup=record.get("turnup"), stock=stock,
-                    first_of_series=first_of_series, redeal=bool(record.get("redeal")),
-                    sits_out=sits_out, inferred=inferred, final=bool(record.get("final")),
-                    inferred_miss=record.get("miss") is None)
+    def dealt(rec: Mapping[str, Any]) -> tuple[Deal, list[Any]]:
+        """The hands read from the actions and ``rec``'s cards, and the deal set up with them
+        (the ops for the actions beside it); RecordError where the deal refuses them."""
+        hands, miss, inferred, ops, stock = _infer_hands(rec, r, seats, dealer, actions, errors,
+                                                        bad, result is None)
+        def made() -> Deal:
+            return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
+                        turnup=rec.get("turnup"), stock=stock,
+                        first_of_series=first_of_series, redeal=bool(rec.get("redeal")),
+                        sits_out=sits_out, inferred=inferred, final=bool(rec.get("final")),
+                        inferred_miss=rec.get("miss") is None)
 
-    try:
         try:
-            deal = dealt()
+            return made(), ops
         except RecordError:
             # a card read back into two hands: refuse the later action that uses it, by index
             if not _untangle(actions, hands, inferred, errors, bad):
                 raise
-            deal = dealt()
+            return made(), ops
+
+    try:
+        deal, ops = dealt(record)
     except RecordError as err:
-        # a given hand, miss or stock the deal refuses: judge the actions without it (the
+        # a given hand, miss or stock the deal refuses: read the actions again without it (the
         # hand or miss read back from the plays, the draws as recorded); else stop here
         left_out = _leave_out(record, err.errors, actions)
         if left_out is None:
             alone = [e for e in _read_alone(r, seats, dealer, actions) if e not in errors]
             raise RecordError(_in_order(head + errors + err.errors + alone)) from None
         head += err.errors
-        record = {**record, **left_out}
-        again: list[dict] = []
-        hands, miss, inferred, ops, stock = _infer_hands(record, r, seats, dealer, actions,
-                                                        again, bad, result is None)
-        errors += [e for e in again if e not in errors]
+        errors.clear()
+        bad.clear()
         try:
-            deal = dealt()
+            deal, ops = dealt({**record, **left_out})
         except RecordError as still:
             raise RecordError(_in_order(head + errors + still.errors)) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal

@@ -253,3 +253,15 @@ def test_a_later_poker_deals_count_for_one_player_alone_is_no_played_deal():
     assert (v["ended"], v["standers"], v["settlement"]["deltas"]) == (
         "lone-stander", ["ann"], {"ann": 30, "bob": 0, "cat": 0, "dan": 0})
     assert v["next"] == {"dealer": "ann", "pool": 0, "first_of_series": True}
+
+
+def test_a_wrong_hand_left_out_beside_a_card_read_into_two_hands():
+    # cat discards the 3D ann has already discarded (action 6: cat's 4D is never seen), and
+    # dan's given hand is one card short: both reported, and the rest still judged (bob's play
+    # after the last trick)
+    rec = _with_action_errors(hands={"dan": ["2D", "3H", "4H", "5H"]})
+    rec["actions"][3]["player"] = "dan"
+    rec["actions"][6]["discard"] = ["3D", "6D", "8D", "TC", "QC"]
+    assert exact(record_errors(rec)) == [
+        (None, "dan", None, "hands", "hands: dan holds 4 cards, five-card Loo deals 5 cards a hand"),
+        (6, "cat", "3D", None, "cat discards 3D, which ann discarded"), AFTER_THE_LAST]
