@@ -701,6 +701,14 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if say is not None and say != "pam-be-civil":  # a misspelt call must not go unheard
             raise self._err(f"say: {say!r} is not a call a play makes (\"pam-be-civil\")",
                             player=self.seats[s], card=c, field="say")
+        if say is not None and (self._lead_card >= 0 or (s != self._to_act and self._tcards)):
+            # the call is the leader's, as he leads the ace of trumps (loo-rules.md s.4): a card
+            # played to a trick already led (or opened out of turn) leads nothing; one opening
+            # the trick out of turn is a lead, the offence of playing out of turn
+            raise self._err(f"say: {self.seats[s]}'s {NAME[c]} does not lead the trick "
+                            f"(\"pam-be-civil\" is the leader's call, leading the ace of "
+                            f"trumps)",
+                            player=self.seats[s], card=c, field="say")
         if s != self._to_act:
             self._play_out_of_turn(s, c)
             return

@@ -45,6 +45,8 @@ class Declaring:
                 self._decl[others[-1]] = "stand"
                 self._bold = True
                 return False
+            if i in self._forced_pass:
+                return False  # he looked at another hand and throws up: nobody stands
             self._standers = []
             self._end("dealer-takes")
             return True

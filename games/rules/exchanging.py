@@ -128,6 +128,8 @@ class Exchanging:
             stock = self._stock or []
             draw = stock[self._stock_pos:self._stock_pos + n_draw]
             self._stock_pos += len(draw)
+        elif self._stock is not None:  # drawn off the top, whatever the stock says is there
+            self._stock_pos = min(len(self._stock), self._stock_pos + len(draw))
         self._drawn += len(draw)
         self._known.update(draw)
         self._exchanged_cards(s, hand, discard, list(draw))
@@ -153,7 +155,17 @@ class Exchanging:
         self._to_act = s
 
     def _draw(self, s: int, count: int, given: list[int] | None) -> list[int]:
-        """Cards off the top of the stock; once it runs out, from the shuffled discards."""
+        """Cards off the top of the stock; once it runs out, from the shuffled discards. A draw
+        refused part way leaves the stock as it was (``replay`` then carries the exchange on
+        as recorded, drawing the lot off the top)."""
+        at = (self._stock_pos, self._drawn)
+        try:
+            return self._draw_cards(s, count, given)
+        except RecordError:
+            self._stock_pos, self._drawn = at
+            raise
+
+    def _draw_cards(self, s: int, count: int, given: list[int] | None) -> list[int]:
         name = self.seats[s]
         if given is not None and len(given) != count:
             raise self._err(f"{name} draws {count_cards(len(given))} for {count} discarded",

@@ -99,6 +99,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 #: players each game seats: (fewest, most); the most is what the deck allows
+#: names the engine's record reading gives the places a card may lie other than a hand (the
+#: owner check of ``record._check_owners``): a seat of one of these names would be taken for
+#: the place, and a card in his hand for one in the miss or turned up, so no seat may have one
+PLACE_NAMES = {"the miss": "the miss", "the turn-up": "the turn-up card"}
 SEAT_LIMITS = {"three-card": (2, 15), "irish": (2, 16), "five-card": (4, 7), "poker-loo": (2, 8)}
 HAND_SIZE = {"three-card": 3, "irish": 3, "five-card": 5, "poker-loo": 5}
 
@@ -190,6 +194,10 @@ class RuleSet:
             errors.append("seats: every seat must be a non-empty name")
         elif len(set(seats)) != len(seats):
             errors.append("seats: a player is seated twice")
+        else:
+            errors += [f"seats: {s!r} cannot be a seat: the engine's record reading uses the name "
+                       f"for {PLACE_NAMES[s]}; seat the player under another name"
+                       for s in seats if s in PLACE_NAMES]
         if not low <= len(seats) <= high:
             errors.append(f"seats: {GAME_NAMES[self.game]} is played by {low} to {high} players, "
                           f"not {len(seats)}")

@@ -13,7 +13,8 @@ from typing import Any
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
-from .options import GAME_NAMES, RuleSet, rules_from
+from .options import GAME_NAMES, PLACE_NAMES, RuleSet, rules_from
+from .phases import ACTIONS, DECLARATION_ALIASES, unknown_action
 from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
@@ -22,6 +23,7 @@ _MISS_ACTIONS = ("take-miss", "defend")
 _PAST_DECLARING = ("play", "exchange")
 #: the record's true-or-false fields: "yes" or 1 must not quietly mean true
 _FLAGS = ("final", "redeal")
+_MISS, _TURNUP = PLACE_NAMES  # where a card lies, for the owner check (no seat's name)
 _WHOLE_RECORD = frozenset({"turnup", "hands", "miss", "stock", "seats", "dealer", "pool"})
 
 
@@ -76,6 +78,9 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if type(number) is not int or number < 1:  # "1" must not quietly mean "not the first deal"
         errors.append(record_error(f"number: {number!r} is not a deal number (1, 2, ...)",
                                    field="number"))
+    # a wrong pool or number the caller's ledger overrides leaves the deal as it is
+    overridden = {f for f, given in (("pool", pool), ("number", first_of_series))
+                  if given is not None}
     if first_of_series is None:
         first_of_series = number == 1
     sits_out = record.get("sits_out") or []
@@ -86,35 +91,54 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
     if not isinstance(actions, list):
         errors.append(record_error("actions: must be a list", field="actions"))
         actions = []
-    if errors:
-        raise RecordError(errors)
+    if any(e["field"] not in overridden for e in errors):
+        # the deal cannot be set up as the record has it: the actions are judged on their own
+        raise RecordError(_in_order(errors + _read_alone(r, seats, dealer, actions)))
+    head, errors = errors, []  # (the record's own errors, kept apart from the actions')
     result = record.get("result")
     bad: set[int] = set()
-    hands, miss, inferred, ops = _infer_hands(record, r, seats, dealer, actions, errors, bad,
-                                         result is None)
-    def dealt() -> Deal:
-        return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
-                    turnup=record.get("turnup"), stock=record.get("stock"),
-                    first_of_series=first_of_series, redeal=bool(record.get("redeal")),
-                    sits_out=sits_out, inferred=inferred, final=bool(record.get("final")),
-                    inferred_miss=record.get("miss") is None)
+    def dealt(rec: Mapping[str, Any]) -> tuple[Deal, list[Any]]:
+        """The hands read from the actions and ``rec``'s cards, and the deal set up with them
+        (the ops for the actions beside it); RecordError where the deal refuses them."""
+        hands, miss, inferred, ops, stock = _infer_hands(rec, r, seats, dealer, actions, errors,
+                                                        bad, result is None)
+        def made() -> Deal:
+            return Deal(r, seats, dealer, pool=pool, hands=hands, miss=miss,
+                        turnup=rec.get("turnup"), stock=stock,
+                        first_of_series=first_of_series, redeal=bool(rec.get("redeal")),
+                        sits_out=sits_out, inferred=inferred, final=bool(rec.get("final")),
+                        inferred_miss=rec.get("miss") is None)
+
+        try:
+            return made(), ops
+        except RecordError:
+            # a card read back into two hands: refuse the later action that uses it, by index
+            if not _untangle(actions, hands, inferred, errors, bad):
+                raise
+            return made(), ops
 
     try:
-        deal = dealt()
+        deal, ops = dealt(record)
     except RecordError as err:
-        # a card read back into two hands: refuse the later action that uses it, by index
-        if not _untangle(actions, hands, inferred, errors, bad):
-            raise RecordError(errors + err.errors) from None
+        # a given hand, miss or stock the deal refuses: read the actions again without it (the
+        # hand or miss read back from the plays, the draws as recorded); else stop here
+        left_out = _leave_out(record, err.errors, actions)
+        if left_out is None:
+            alone = [e for e in _read_alone(r, seats, dealer, actions) if e not in errors]
+            raise RecordError(_in_order(head + errors + err.errors + alone)) from None
+        head += err.errors
+        errors.clear()
+        bad.clear()
         try:
-            deal = dealt()
-        except RecordError as again:
-            raise RecordError(errors + again.errors) from None
+            deal, ops = dealt({**record, **left_out})
+        except RecordError as still:
+            raise RecordError(_in_order(head + errors + still.errors)) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal
     push, push_card, push_exchange, seat_of = deal.push, deal._push_card, deal._push_exchange, \
         deal._idx
     for i, action in enumerate(actions):
         if i in bad:
-            if not _carry_on(deal, action):
+            if not _carry_on(deal, action, ops[i]):
                 break
             continue
         if result is not None and isinstance(action, Mapping) and action.get("action") == "play":
@@ -158,9 +182,54 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             deal.finish()
         except RecordError as err:
             errors.extend(err.errors)
-    if errors:
-        raise RecordError(_in_order(errors))
+    if errors or head:
+        raise RecordError(_in_order(head + errors))
     return deal.verdict()
+
+
+def _read_alone(r: RuleSet, seats: list, dealer: Any, actions: list) -> list[dict]:
+    """The errors the actions show on their own, where the record gives no deal to push them
+    through (no dealer, say): an action that is no object or of no kind the format knows, a
+    player who is no seat, a card that is no card, the same card played twice. Whose turn it
+    was, and what the rules allowed, need the deal."""
+    errors: list[dict] = []
+    bad: set[int] = set()
+    _read_actions({}, r, dealer, actions, errors, bad)
+    for i, a in enumerate(actions):
+        if i in bad or type(a) is not dict and not isinstance(a, Mapping):
+            continue
+        player, kind = a.get("player"), a.get("action")
+        if not isinstance(kind, str) or kind not in ACTIONS and kind not in DECLARATION_ALIASES:
+            errors.append(record_error(unknown_action(kind), index=i, field="action",
+                                       player=player if type(player) is str else None))
+        elif type(player) is not str or player not in seats:
+            errors.append(not_a_seat(player, index=i))
+    return errors
+
+
+def _leave_out(record: Mapping[str, Any], errors: list[dict], actions: list
+               ) -> dict[str, Any] | None:
+    """What of the record to leave out so that the deal can be set up despite ``errors``
+    (``Deal``'s refusals of the record's own cards): a given hand that is wrong (read back
+    from the plays instead), a wrong miss (likewise), a wrong stock where every exchange
+    lists its draw. None where an error leaves no sensible deal: a wrong turn-up (trumps and
+    the dealer's exchange hang on it), a card dealt twice (which of the two is wrong?)."""
+    given = record.get("hands")
+    out: dict[str, Any] = {}
+    for e in errors:
+        field, player = e["field"] or "", e["player"]
+        if field == "miss":
+            out["miss"] = None
+        elif field == "stock" and all(type(a.get("draw")) is list for a in actions
+                                      if type(a) is dict and a.get("action") == "exchange"):
+            out["stock"] = None
+        elif (field == "hands" or field.startswith("hands.")) and isinstance(given, Mapping) \
+                and type(player) is str and player in given:
+            kept = out.get("hands", given)
+            out["hands"] = {p: cards for p, cards in kept.items() if p != player}
+        else:
+            return None
+    return out
 
 
 def _in_order(errors: list[dict]) -> list[dict]:
@@ -185,7 +254,7 @@ def _in_order(errors: list[dict]) -> list[dict]:
     return out
 
 
-def _carry_on(deal: Deal, action: Any) -> bool:
+def _carry_on(deal: Deal, action: Any, op: Any = None) -> bool:
     """A refused play, exchange, take-miss or defend (or, kind "declarations", declarations
     the record goes past): let the deal go on as the record has it, so that what follows is
     judged in its place and only errors of its own are reported. False when the deal cannot go
@@ -201,6 +270,8 @@ def _carry_on(deal: Deal, action: Any) -> bool:
             deal._miss_as_recorded(s)
         elif kind == "play":
             deal._play_as_recorded(s, _card(action.get("card")))
+        elif kind == "exchange" and s is not None and type(op) is tuple:
+            deal._exchange_as_recorded(s, *op)  # (as read: the draw the stock agrees with)
         elif kind == "exchange" and s is not None:
             listed = action.get("draw")
             draw = [c for c in _cards(listed) if c is not None] if type(listed) is list else None
@@ -278,6 +349,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     plays, seen, exchanges, miss_player, ops = (
         _read_clean(actions, r.game == "three-card")
         or _read_actions(record, r, dealer, actions, errors, bad))
+    stock = _stock_against_draws(record.get("stock"), r, dealer, actions, plays, exchanges, ops,
+                                 errors, bad)
     given = record.get("hands") or {}
     if type(given) is not dict and not isinstance(given, Mapping):
         errors.append(record_error("hands: must map players to cards", field="hands"))
@@ -322,7 +395,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                 if c is not None and c not in first_play:
                     first_play[c] = (a.get("player"), i)
         already = set(bad)
-        _check_owners(record, r, given, miss_player, dealer, turnup, actions, first_play,
+        seated = {p: cards for p, cards in given.items() if p in seats}  # (others: refused)
+        _check_owners(record, r, seated, miss_player, dealer, turnup, actions, first_play,
                       errors, bad)
         for i in bad - already:  # a card placed elsewhere is not read into the player's hand
             a = actions[i]
@@ -330,7 +404,50 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
             c = _card(a.get("card")) if held and a.get("player") in inferred else None
             if c is not None and c in held:
                 held.remove(c)
-    return hands, miss, inferred, ops
+    return hands, miss, inferred, ops, stock
+
+
+def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
+                         plays: Mapping[Any, list[int]],
+                         exchanges: dict[str, tuple[list[int], list[int]]], ops: list[Any],
+                         errors: list[dict], bad: set[int]) -> Any:
+    """A given ``stock`` against the draws the exchanges also give: where they disagree, one
+    error at the exchange (index, player, the card drawn), and the stock the deal is given
+    agrees with whichever of the two the player goes on to play (else the draw), so the
+    disagreement is not reported again as a card "dealt twice", a draw never played, or a
+    later draw off the wrong top card. The stock as given where nothing disagrees."""
+    top = [_card(c) for c in stock] if type(stock) is list else None
+    if not top or None in top:
+        return stock  # (not given, or a card the deal names)
+    pos, fixed = 0, None
+    takes_turnup = r.turnup_to_dealer and r.game != "irish"
+    for i, a in enumerate(actions):
+        if type(a) is not dict or a.get("action") != "exchange" or i in bad:
+            continue
+        player, listed = a.get("player"), a.get("draw")
+        discard = a.get("discard") or []
+        n = len(listed) if type(listed) is list else \
+            max(len(discard) - (1 if player == dealer and takes_turnup else 0), 0)
+        drawn = _cards(listed) if type(listed) is list else []
+        off = top[pos:pos + n]
+        pos += n
+        if type(listed) is not list or None in drawn or drawn[:len(off)] == off:
+            continue
+        k = next(k for k, (x, y) in enumerate(zip(drawn, off)) if x != y)
+        errors.append(record_error(f"{player} draws {NAME[drawn[k]]} but the stock's top card "
+                                   f"is {NAME[off[k]]}", index=i, player=player,
+                                   card=NAME[drawn[k]]))
+        bad.add(i)
+        played = plays.get(player, ())
+        if not all(c in played for c in drawn) and all(c in played for c in off) \
+                and len(off) == n and player in exchanges:
+            exchanges[player] = (exchanges[player][0], off)  # the stock was right
+            if type(ops[i]) is tuple:
+                ops[i] = (ops[i][0], off)
+        else:  # the draw was
+            fixed = fixed or list(top)
+            fixed[pos - n:pos - n + len(off)] = drawn[:len(off)]
+    return stock if fixed is None else fixed
 
 
 def _read_back(played: list[int], exchanged: tuple[list[int], list[int]]) -> list[int]:
@@ -539,9 +656,9 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
         for text in miss:
             c = _card(text)
             if c is not None:
-                owner[c] = "the miss"
+                owner[c] = _MISS
     if turnup is not None:
-        owner[turnup] = "the turn-up"
+        owner[turnup] = _TURNUP
     drew = {(a.get("player"), _card(x)) for a in actions if isinstance(a, Mapping)
             and a.get("action") == "exchange" and isinstance(a.get("draw"), list)
             and isinstance(a.get("player"), str) for x in a["draw"]}
@@ -549,15 +666,15 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
         where = owner.get(c)
         if where is None or where == player or (player, c) in drew:
             continue
-        if where == "the miss" and player == miss_player:
+        if where == _MISS and player == miss_player:
             continue
-        if where == "the turn-up" and player == dealer and r.turnup_to_dealer \
+        if where == _TURNUP and player == dealer and r.turnup_to_dealer \
                 and r.game in ("five-card", "poker-loo"):
             continue
         if where in given and player in given:
             pass  # the player's own given hand is checked by the deal itself
-        who = ("the turn-up card" if where == "the turn-up" else f"in {where}"
-               if where.startswith("the ") else f"in {where}'s hand")
+        who = (PLACE_NAMES[where] if where == _TURNUP else f"in {where}"
+               if where in PLACE_NAMES else f"in {where}'s hand")
         errors.append(record_error(f"{player} cannot hold {NAME[c]}: it is {who}", index=i,
                                    player=player, card=NAME[c]))
         bad.add(i)

@@ -137,3 +137,16 @@ def test_result_only_record_needing_trick_order_is_refused(scorer_client):
                                   format="json")
     assert response.status_code == 200, response.content
     assert response.json()["settlement"]["deltas"] == {"ann": 8, "bob": 5, "cat": -3, "dan": -3}
+
+
+def test_a_seat_named_as_the_engines_place_for_a_card_is_a_400_naming_it(scorer_client):
+    # "the miss" is the engine's name for the miss in its owner check: refused up front, not
+    # left to a later "dealt twice" with no index. (A session cannot seat it: member handles
+    # hold no space.)
+    record = {**example("e1_miss_taker_revokes.json"), "seats": ["ann", "the miss", "cat", "dan"]}
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": record},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    assert [(e["field"], e["message"]) for e in data["errors"]] == [
+        ("seats", ("seats: 'the miss' cannot be a seat: the engine's record reading uses the name "
+                  "for the miss; seat the player under another name"))]
