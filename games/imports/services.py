@@ -49,7 +49,7 @@ from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
-from games.rules.session import SESSION_FORMAT, beside_service_line, service_line
+from games.rules.session import SESSION_FORMAT, beside_service_line, out_of_order, service_line
 from games.selectors import NextDeal
 from games.services import limits
 from games.services.closing import (
@@ -488,26 +488,20 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             break
         if line.kind == "bad":
             continue  # its error is already listed; it is not a deal
+        # in the order the service makes them, as the engine's replay reads them
+        if (problem := out_of_order(line.kind, closed.line if closed else 0)) is not None:
+            errors.append(_err(line.number, problem))
+            if line.kind == "close":
+                continue  # (the session stays closed at the first close line)
         if line.kind == "close":
-            if closed is not None:
-                errors.append(_err(line.number, f"a close line in a closed session (closed at "
-                                                f"line {closed.line}): a reopen line comes "
-                                                "between two close lines"))
-                continue
             closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
                                   errors)
             unchecked.follow_close(closed)
             continue
         if line.kind == "reopen":
-            _check_reopen(line, closed, errors)
+            _check_reopen(line, errors)
             closed = None
             continue
-        if closed is not None and line.kind != "payment":
-            what = {"purchase": "a purchase", "void": "a void"}.get(line.kind, "a deal")
-            errors.append(_err(line.number, f"{what} after the close line (line {closed.line}): "
-                                            "a closed session takes none, so only payments "
-                                            "come between a close line and the reopen line "
-                                            "that reopens the session"))
         if line.kind == "purchase":
             p = line.data
             problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
@@ -727,14 +721,9 @@ def _check_void(line: Line, bought: Bought, held: dict[str, int], owed: dict[str
         owed[player] -= chips * chip_value
 
 
-def _check_reopen(line: Line, closed: Closed | None, errors: list[dict[str, Any]]) -> None:
-    """A reopen line, as the reopening takes it (``session_reopen``): the session closed (by a
-    close line before it, not reopened since) and a reason within bounds."""
-    if closed is None:
-        errors.append(_err(line.number, "a reopen line with no close line before it to reverse: "
-                                        "only a closed session is reopened, so a reopen line "
-                                        "follows its close line (and the payments made while "
-                                        "the session was closed)"))
+def _check_reopen(line: Line, errors: list[dict[str, Any]]) -> None:
+    """A reopen line's reason, as the reopening takes it (``session_reopen``): within bounds.
+    (That it follows a close line, ``out_of_order`` says.)"""
     if (problem := reopen_reason_problem(line.data.get("reason", ""))) is not None:
         errors.append(_err(line.number, problem, field="reason"))
 

@@ -10,7 +10,9 @@ the end pool shared out, the chips bought back) and a
 ``{"reopen": ...}`` line (the service reopened it: the closing reversed, the pool as the last
 deal left it) and a ``{"void": ...}`` line (a purchase keyed in by mistake, its chips handed
 back to the banker) come between deals, so the replay passes over all five. Each holds its one
-key alone (``beside_service_line``), and no deal comes between a close line and its reopen line.
+key alone (``beside_service_line``), they come in the order the service makes them
+(``out_of_order``: a reopen line after its close line, only payments between the two), and no
+deal comes between a close line and its reopen line.
 """
 from __future__ import annotations
 
@@ -46,6 +48,36 @@ def beside_service_line(data: Mapping[str, Any], kind: str) -> str | None:
     named = ", ".join(json.dumps(key) for key in others)
     return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
             "(one line for each purchase, void, payment, close or reopen)")
+
+
+def out_of_order(kind: str, closed_at: int) -> str | None:
+    """Why a line of ``kind`` (a service line's key, or "deal") cannot come where it stands
+    (None when it can), ``closed_at`` being the line of the close line the session stands
+    closed at (0: open). The service closes an open session and reopens a closed one, and a
+    closed one takes payments alone, so its export writes them in that order: the replay and
+    the import refuse any other with these words."""
+    if kind == "payment":
+        return None
+    if kind == "reopen":
+        return None if closed_at else (
+            "a reopen line with no close line before it to reverse: only a closed session is "
+            "reopened, so a reopen line follows its close line (and the payments made while "
+            "the session was closed)")
+    if not closed_at:
+        return None
+    if kind == "close":
+        return (f"a close line in a closed session (closed at line {closed_at}): a reopen "
+                "line comes between two close lines")
+    what = {"purchase": "a purchase", "void": "a void"}.get(kind, "a deal")
+    return (f"{what} after the close line (line {closed_at}): a closed session takes none, so "
+            "only payments come between a close line and the reopen line that reopens the "
+            "session")
+
+
+def _line_error(line_no: int, problem: str, field: str) -> RecordError:
+    """A record error of a line that is no deal (named by its line alone)."""
+    return RecordError([dict(record_error(f"line {line_no}: {problem}", field=field),
+                             line=line_no)])
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -123,9 +155,9 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             closed = 0  # the close line the session stands closed at (0: open)
             continue
         if (kind := service_line(data)) is not None:
-            if (problem := beside_service_line(data, kind)) is not None:
-                raise RecordError([dict(record_error(f"line {line_no}: {problem}", field=kind),
-                                        line=line_no)])
+            problem = beside_service_line(data, kind) or out_of_order(kind, closed)
+            if problem is not None:
+                raise _line_error(line_no, problem, kind)
             if kind in ("close", "reopen"):
                 closed = line_no if kind == "close" else 0
             continue  # chips bought from the banker (or a purchase voided), money paid him, a

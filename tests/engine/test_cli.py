@@ -317,6 +317,46 @@ def test_a_deal_after_a_close_line_and_before_its_reopen_line_is_a_record_error(
     assert len(list(replay_session([header, first, close, pay, reopen, second]))) == 2
 
 
+CLOSE = json.dumps({"close": {"reason": "the evening ended"}})
+REOPEN = json.dumps({"reopen": {"reason": "one more deal"}})
+BUY = json.dumps({"purchase": {"player": "dan", "chips": 20}})
+VOID = json.dumps({"void": {"purchase": 5, "reason": "keyed twice"}})
+
+
+@pytest.mark.parametrize(("between", "at", "field", "message"), [
+    # a reopen with nothing closed: the replay passed over it (the import refused it)
+    ([REOPEN], 3, "reopen", ("a reopen line with no close line before it to reverse: only a "
+     "closed session is reopened, so a reopen line follows its close line (and the payments "
+     "made while the session was closed)")),
+    ([CLOSE, REOPEN, REOPEN], 5, "reopen", ("a reopen line with no close line before it to "
+     "reverse")),
+    ([CLOSE, CLOSE, REOPEN], 4, "close", ("a close line in a closed session (closed at line 3): "
+     "a reopen line comes between two close lines")),
+    ([CLOSE, BUY, REOPEN], 4, "purchase", ("a purchase after the close line (line 3): a closed "
+     "session takes none, so only payments come between a close line and the reopen line")),
+    ([CLOSE, VOID, REOPEN], 4, "void", "a void after the close line (line 3)"),
+])
+def test_close_and_reopen_lines_out_of_the_services_order_are_a_record_error(
+        between, at, field, message):
+    # the service closes an open session, reopens a closed one and takes only payments while
+    # closed: its export writes them so, and a file in another order is refused at its line,
+    # in the words the import uses (games.rules.session.out_of_order), deal 2 never replayed
+    header, first, second = session_lines()
+    errors = _session_errors([header, first, *between, second])
+    assert [(e["line"], e["field"]) for e in errors] == [(at, field)]
+    assert errors[0]["message"].startswith(f"line {at}: {message}"), errors
+    assert "deal" not in errors[0]
+
+
+def test_closes_and_reopens_in_turn_with_payments_between_replay():
+    # close, pay, reopen, close, reopen, close: the order the export writes (a payment while
+    # closed stands between the close line and its reopen line)
+    header, first, second = session_lines()
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    lines = [header, first, CLOSE, pay, REOPEN, CLOSE, REOPEN, BUY, second, CLOSE, pay]
+    assert list(replay_session(lines)) == list(replay_session([header, first, second]))
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only
