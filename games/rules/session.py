@@ -74,6 +74,28 @@ def out_of_order(kind: str, closed_at: int) -> str | None:
             "session")
 
 
+def first_dealer(header: Mapping[str, Any], seats: list[Any]) -> Any:
+    """Who deals the session's first deal: the header's ``first_dealer``, or, left out, the
+    first seat (deal-record.md's header names the seats, rules, banker, chip value and
+    buy-ins, not who deals first). ``first_dealer_problem`` says whether it is seated."""
+    return header["first_dealer"] if "first_dealer" in header else (seats or [None])[0]
+
+
+def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | None:
+    """Why the header's ``first_dealer`` names no seat of ``seats`` (None when it does, or is
+    left out). JSON null is no seat: read as left out it would quietly deal the first deal to
+    the first seat, where the writer meant someone (the import and the replay both refuse it)."""
+    if "first_dealer" not in header:
+        return None
+    given = header["first_dealer"]
+    if given is None:
+        return ("first_dealer: null is no seat; name the player who deals first, or leave "
+                "first_dealer out for the first seat")
+    if isinstance(given, str) and given in seats:
+        return None
+    return f"first_dealer: {json.dumps(given, ensure_ascii=False)} is not seated"
+
+
 def _line_error(line_no: int, problem: str, field: str) -> RecordError:
     """A record error of a line that is no deal (named by its line alone)."""
     return RecordError([dict(record_error(f"line {line_no}: {problem}", field=field),
@@ -149,7 +171,10 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
                 raise RecordError([record_error(f"pool: {pool!r} is not a number of units",
                                                 field="pool")])
-            dealer = header.get("first_dealer") or seats[0]
+            if (problem := first_dealer_problem(header, seats)) is not None:
+                raise RecordError([dict(record_error(problem, field="first_dealer"),
+                                        line=line_no)])
+            dealer = first_dealer(header, seats)
             first, redeal, sits_out = True, False, []
             final = 0  # the final deal of end_pool "final-deal", once played: the last deal
             closed = 0  # the close line the session stands closed at (0: open)

@@ -357,6 +357,31 @@ def test_closes_and_reopens_in_turn_with_payments_between_replay():
     assert list(replay_session(lines)) == list(replay_session([header, first, second]))
 
 
+@pytest.mark.parametrize(("given", "message"), [
+    # null was read as left out: dan's deal 1 was then refused as the wrong dealer's ("ann"
+    # expected), or, with no dealer in the record, dealt by ann; the import refused the header
+    (None, ("first_dealer: null is no seat; name the player who deals first, or leave "
+           "first_dealer out for the first seat")),
+    ("", 'first_dealer: "" is not seated'),  # (also read as left out)
+    ("zed", 'first_dealer: "zed" is not seated'),
+    (["dan"], 'first_dealer: ["dan"] is not seated'),
+])
+def test_a_first_dealer_that_names_no_seat_is_a_header_error(given, message):
+    header, first, second = session_lines()
+    bad = json.dumps({**json.loads(header), "first_dealer": given})
+    errors = _session_errors([bad, first, second])
+    assert [(e["line"], e["field"], e["message"]) for e in errors] == [(1, "first_dealer", message)]
+
+
+def test_a_first_dealer_left_out_is_the_first_seat():
+    # the header's seats are ann, bob, cat, dan: left out, ann deals deal 1 (its record names no
+    # dealer, so nothing else says who), and bob deal 2
+    header, first, second = session_lines()
+    lean = {k: v for k, v in json.loads(header).items() if k != "first_dealer"}
+    records = [{k: v for k, v in json.loads(x).items() if k != "dealer"} for x in (first, second)]
+    assert [v["dealer"] for v in replay_session([lean, *records])] == ["ann", "bob"]
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only
