@@ -382,6 +382,49 @@ def test_a_first_dealer_left_out_is_the_first_seat():
     assert [v["dealer"] for v in replay_session([lean, *records])] == ["ann", "bob"]
 
 
+def redeal_final_session() -> list[dict]:
+    """end_pool "final-deal", flush "three-trumps-redeal". Deal 1, ann's simple pool (P = 3):
+    bob 2 tricks, cat 1, dan and ann looed 3: pool 6. Deal 2, bob's final deal: cat, dealt three
+    hearts (3H turned), shows the redeal flush and takes the 6; nobody is looed, the pool is
+    empty and the cards are thrown in (ended "redeal", bob to deal again)."""
+    header = {"format": "loo-session/1", "seats": SEATS, "first_dealer": "ann", "pool": 0,
+              "rules": {"game": "three-card", "end_pool": "final-deal",
+                        "flush": "three-trumps-redeal"}}
+    first = {"dealer": "ann", "result": {"tricks": {"bob": 2, "cat": 1}}}
+    final = {"dealer": "bob", "final": True, "turnup": "3H", "hands": {"cat": ["2H", "5H", "7H"]},
+             "actions": [{"player": "cat", "action": "flush"}]}
+    return [header, first, final]
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_no_deal_follows_a_final_deal_its_redeal_flush_ended(final):
+    # the flusher took the pool the final deal was to play off: it is the final deal played,
+    # and bob's deal 3 (ordinary, or marked final again, into an empty pool) was replayed as if
+    # the session went on; it is refused as after any final deal played
+    lines = redeal_final_session()
+    verdicts = list(replay_session(lines))
+    assert [(v["ended"], v["settlement"]["pool_after"]) for v in verdicts] == [
+        ("played", 6), ("redeal", 0)]
+    assert verdicts[1]["settlement"]["deltas"] == {"ann": 0, "bob": 0, "cat": 6, "dan": 0}
+    third = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}, "final": final}
+    errors = _session_errors([*lines, third])
+    assert [(e["line"], e["deal"], e["field"], e["message"]) for e in errors] == [
+        (4, 3, "final", ("final: deal 3 comes after deal 2, the final deal, which plays the pool "
+                        "off"))]
+
+
+def test_a_misdealt_final_deal_is_dealt_again_as_the_final_deal():
+    # a misdeal is void: bob pays a single loo (3) into the pool (9) and deals the final deal
+    # again; the redeal flush of that one takes the 9
+    header, first, final = redeal_final_session()
+    misdealt = {"dealer": "bob", "final": True,
+                "actions": [{"player": "bob", "action": "irregularity", "kind": "misdeal"}]}
+    verdicts = list(replay_session([header, first, misdealt, final]))
+    assert [(v["ended"], v["settlement"]["pool_after"]) for v in verdicts] == [
+        ("played", 6), ("misdeal", 9), ("redeal", 0)]
+    assert verdicts[2]["settlement"]["deltas"]["cat"] == 9
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only

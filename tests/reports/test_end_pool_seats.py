@@ -200,7 +200,7 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
     from accounts.services import member_ensure
     from games.imports.models import ImportJob
     from games.imports.services import run_import
-    from games.rules import DEALT_AGAIN, replay_session
+    from games.rules import played_to_a_result, replay_session
     from games.rules.simulate import play_random_deal, random_session
     from games.services.closing import session_close
     from games.services.ledger import ledger_balances, ledger_check
@@ -219,7 +219,7 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
         final = play_random_deal(rules, seats, following["dealer"], pool=following["pool"],
                                  rng=rng, first_of_series=following["first_of_series"],
                                  number=13, redeal=verdicts[-1].get("redeal"), final=True)
-        if final.verdict["ended"] not in DEALT_AGAIN:
+        if played_to_a_result(final.verdict):
             break
     assert final.verdict["settlement"]["antes"] == {} and "miss" not in final.record
     assert set(final.verdict["standers"]) == set(seats) - set(final.record.get("sits_out", []))
@@ -425,10 +425,10 @@ def test_a_final_deal_ended_by_a_flush_leaves_its_loos_to_be_split(club, scorer_
 def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(club,
                                                                               scorer_client):
     # flush "three-trumps-redeal": cat takes the 6, nobody is looed and the cards are thrown in
-    # (ended "redeal", bob to deal again into an empty pool). The present reading: that is no
-    # final deal *played* (a redeal is dealt again, as a misdeal is), but with the pool empty
-    # the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17 returned;
-    # results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
+    # (ended "redeal", bob to deal again into an empty pool). The flusher took the pool the
+    # final deal was to play off: it is the final deal played (docs/engine.md interpretation
+    # 33), and the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17
+    # returned; results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
     session, verdict = _flush_final(club, "three-trumps-redeal")
     assert (verdict["ended"], verdict["settlement"]["pool_after"], verdict["next"]["dealer"]) == (
         "redeal", 0, "bob")
@@ -438,6 +438,73 @@ def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(
     assert body["returned"] == {"ann": 14, "bob": 22, "cat": 27, "dan": 17}
     assert body["results"] == {"ann": -60, "bob": 20, "cat": 70, "dan": -30}
     assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0."]
+
+
+#: bob's deal 3 after the final deal: an ordinary deal (cat 2 tricks, dan 1) or the final deal
+#: dealt again
+AFTER_REDEAL = [{"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}},
+                {"dealer": "bob", "final": True, "result": {"tricks": {"cat": 2, "dan": 1}}}]
+
+
+@pytest.mark.parametrize("after", AFTER_REDEAL, ids=["ordinary", "final again"])
+def test_no_deal_is_recorded_after_a_final_deal_its_redeal_flush_ended(club, scorer_client,
+                                                                        after):
+    # the final deal played (the flusher took its pool): bob's deal 3 was stored before, as if
+    # the table played on; it is refused as after any final deal played, nothing stored
+    from games.models import Deal
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    response = scorer_client.post(url(session, "deals/"), {"number": 3, "record": after},
+                                  format="json")
+    assert response.status_code == 409, response.content
+    body = response.json()
+    assert (body["code"], body["final_deal"]) == ("final-deal-played", 2)
+    assert body["detail"].startswith("Deal 2 was the final deal, which plays the pool off")
+    assert Deal.objects.filter(session=session).count() == 2
+
+
+def test_a_correction_cannot_make_a_deal_with_deals_after_it_a_final_deal_a_redeal_flush_ends(
+        club, scorer_client):
+    # bob's final deal corrected into an ordinary one (cat 2 tricks, dan 1: P = 6 + 3 = 9, cat 6,
+    # dan 3, pool 0), then cat's deal 3; correcting deal 2 back into the final deal cat's
+    # redeal flush ended would leave deal 3 after the final deal played: refused, naming deal
+    # 3, nothing changed (it was taken before: the redeal counted as no final deal played)
+    from games.models import Deal
+    from games.services.deals import deal_correct, deal_record
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    final = dict(Deal.objects.get(session=session, number=2).current.record)
+    ordinary = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}}
+    deal_correct(session=session, number=2, record=ordinary, reason="played on")
+    deal_record(session=session, number=3,
+                record={"dealer": "cat", "result": {"tricks": {"dan": 2, "ann": 1}}})
+    response = scorer_client.post(url(session, "deals/2/corrections"),
+                                  {"record": final, "reason": "it was the final deal"},
+                                  format="json")
+    assert response.status_code == 409, response.content
+    body = response.json()
+    assert (body["code"], body["deal"]) == ("correction-refused", 3)
+    assert body["errors"][0]["message"] == ("it would come after the final deal 2, which plays "
+                                            "the pool off.")
+    assert Deal.objects.get(session=session, number=2).current.record.get("final") is not True
+
+
+def test_the_import_refuses_a_deal_after_a_final_deal_its_redeal_flush_ended(
+        club, scorer_client, viewer_client, django_capture_on_commit_callbacks):
+    # the session's own file, with bob's ordinary deal 3 after the final deal: refused at that
+    # line, as the service and the engine's replay refuse it
+    from tests.reports.test_session_file_export import engine_refusal, import_errors, lines_of
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    lines = [*lines_of(viewer_client.get(url(session, "file"))),
+             {"format": "loo-deal/1", "number": 3, **AFTER_REDEAL[0]}]
+    at = len(lines)  # (the header, the buy-ins' lines, deals 1 and 2, then deal 3)
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks, lines)
+    assert [(e["line"], e["message"]) for e in errors] == [
+        (at, (f"a deal after the final deal (line {at - 1}), which plays the pool off: it is "
+              "the session's last"))]
+    assert engine_refusal(lines) == (at, ("final: deal 3 comes after deal 2, the final deal, "
+                                          "which plays the pool off"))
 
 
 def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_client):
