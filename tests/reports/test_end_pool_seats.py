@@ -507,12 +507,12 @@ def test_the_import_refuses_a_deal_after_a_final_deal_its_redeal_flush_ended(
                                           "which plays the pool off"))
 
 
-def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_client):
+def test_the_older_rules_warning_reads_the_last_deal_played_past_a_misdeal(club, scorer_client):
     # ann deals: bob 2 tricks, cat 1, dan and ann looed 3 (pool 6); bob misdeals (3 to the pool:
-    # 9) and the table closes on it, his turn. The loos of deal 1 are still in the pool, but
-    # the last deal is the misdeal, which ended in none: no older-rule warning (the present
-    # reading; a question for the rules owner). 9 from cat (bob would deal again): cat 3,
-    # dan 2, ann 2, bob 2.
+    # 9) and the table closes on it, his turn. The misdeal is void (bob is to deal again), so
+    # the round ended with deal 1's loos, which are still in the pool: the older rule's warning
+    # names them (it looked at the misdeal alone, which ended in none, and said nothing).
+    # 9 from cat (bob would deal again): cat 3, dan 2, ann 2, bob 2.
     from games.services.deals import deal_record
     from games.services.sessions import session_create
 
@@ -527,7 +527,48 @@ def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_clien
     body = scorer_client.post(url(session, "close"), format="json").json()
     assert body["end_pool"] == {"mode": "split", "pool": 9, "eldest": "cat",
                                 "shares": {"ann": 2, "bob": 2, "cat": 3, "dan": 2}}
-    assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0."]
+    assert body["warnings"] == [
+        "Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0.",
+        ("Deal 1, the last deal played (what came after it was void: a misdeal or a hand thrown "
+        "in, to be dealt again), ended in a loo (ann paid 3, dan paid 3): by the older rule the "
+        "round is played on until a deal without a loo.")]
+
+
+#: poker-Loo, dan deals the series' first deal (ann AH KH QH 3C 4C, bob AS KS 5D 6D 7D, cat 2S
+#: 3S 4S 8D 9D, dan 5S 6S 7S TD KC; 2H turned): bob exposes 7D at trick 2, "as revoke"
+THROWN_IN = """
+    ann AH; bob 5D; cat 8D; dan 5S
+    ann KH; bob ! exposed-card 7D; bob 6D
+"""
+
+
+def test_the_older_rules_warning_is_not_given_for_a_poker_loo_throw_in_burn(club, scorer_client):
+    # the first deal, P = 6 + 3 x 5 = 21: bob's exposed card burns him 21 at once and throws
+    # the hand in (pool 42), dan to deal it again with bob sitting out, and the table closes.
+    # The burn is a penalty paid with the hand never played to a result, not a loo ending a
+    # round: no older-rule warning (it said "The last deal ended in a loo (bob paid 21)").
+    # Chips: ann 45, bob 24, cat 45, dan 44; 42 split from ann (left of dan, to deal again):
+    # ann, bob 11, cat, dan 10; returned ann 56, bob 35, cat 55, dan 54 (200).
+    from games.rules import actions_from_text
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = PLAYERS[:4]
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=seats,
+                             first_dealer="dan", rules={"game": "poker-loo"},
+                             buy_ins=dict.fromkeys(seats, 50))
+    hands = {"ann": ["AH", "KH", "QH", "3C", "4C"], "bob": ["AS", "KS", "5D", "6D", "7D"],
+             "cat": ["2S", "3S", "4S", "8D", "9D"], "dan": ["5S", "6S", "7S", "TD", "KC"]}
+    deal = deal_record(session=session, number=1, record={
+        "dealer": "dan", "turnup": "2H", "hands": hands,
+        "actions": actions_from_text(THROWN_IN)})
+    verdict = deal.current.verdict
+    assert (verdict["ended"], verdict["settlement"]["loo_payments"]) == ("thrown-in", {"bob": 21})
+    body = scorer_client.post(url(session, "close"), format="json").json()
+    assert body["end_pool"] == {"mode": "split", "pool": 42, "eldest": "ann",
+                                "shares": {"ann": 11, "bob": 11, "cat": 10, "dan": 10}}
+    assert body["returned"] == {"ann": 56, "bob": 35, "cat": 55, "dan": 54}
+    assert body["warnings"] == ["Players have not dealt equally often: ann 0, bob 0, cat 0, dan 1."]
 
 
 def test_the_pdf_adds_the_results_up_exactly_in_three_decimals(club, scorer_client):
