@@ -427,7 +427,7 @@ def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(
     # flush "three-trumps-redeal": cat takes the 6, nobody is looed and the cards are thrown in
     # (ended "redeal", bob to deal again into an empty pool). The flusher took the pool the
     # final deal was to play off: it is the final deal played (docs/engine.md interpretation
-    # 33), and the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17
+    # 34), and the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17
     # returned; results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
     session, verdict = _flush_final(club, "three-trumps-redeal")
     assert (verdict["ended"], verdict["settlement"]["pool_after"], verdict["next"]["dealer"]) == (
