@@ -35,7 +35,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,14 @@ from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
-from games.rules.session import SESSION_FORMAT, beside_service_line, service_line
+from games.rules.session import (
+    SESSION_FORMAT,
+    beside_service_line,
+    first_dealer,
+    first_dealer_problem,
+    out_of_order,
+    service_line,
+)
 from games.selectors import NextDeal
 from games.services import limits
 from games.services.closing import (
@@ -390,17 +397,6 @@ def _refuse_past_limits(sf: SessionFile) -> None:
             raise ImportRefused([_err(lines[most], message.format(n=most + 1, most=most))])
 
 
-def first_dealer(h: Mapping[str, Any]) -> Any:
-    """The header's ``first_dealer``; left out, the first seat, as ``replay_session`` reads
-    it: deal-record.md's header names the seats, rules, banker, chip value and buy-ins, not
-    who deals first, so a file the engine replays imports too. (Written, it must be seated:
-    null is no seat here.)"""
-    seats = h.get("seats")
-    if "first_dealer" not in h and isinstance(seats, list) and seats:
-        return seats[0]
-    return h.get("first_dealer")
-
-
 def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Errors of the header line (line 1 of the file) and the resolved rules if they are valid."""
     errors = []
@@ -416,8 +412,8 @@ def _header_errors(club: Club, h: dict[str, Any]) -> tuple[list[dict[str, Any]],
             errors.append(_err(1, f"{as_written(seat)} is not a member of this club", field=f"seats[{i}]"))
         elif (problem := reserved_seat_problem(seat)) is not None:
             errors.append(_err(1, problem, field=f"seats[{i}]"))
-    if first_dealer(h) not in seats:
-        errors.append(_err(1, f"first_dealer {as_written(h.get('first_dealer'))} is not seated", field="first_dealer"))
+    if (problem := first_dealer_problem(h, seats)) is not None:  # as replay_session says it
+        errors.append(_err(1, problem, field="first_dealer"))
     banker = h.get("banker", CLUB_BANKER)
     if banker not in (None, CLUB_BANKER) and (not isinstance(banker, str) or banker not in members):
         errors.append(_err(1, f"banker {as_written(banker)} is not a member of this club", field="banker"))
@@ -474,7 +470,7 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
     owed = {s: 0 for s in seats}  # money owed for chips bought on credit (buy-ins are paid)
     paid = {s: 0 for s in seats}  # money paid later, as the payment lines so far say
     banker = h.get("banker")
-    carry: NextDeal | None = NextDeal(1, str(first_dealer(h)), 0, True)
+    carry: NextDeal | None = NextDeal(1, str(first_dealer(h, seats)), 0, True)
     number = 0
     total = sf.deals
     final_line: int | None = None  # the line of the final deal, once played
@@ -488,26 +484,20 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             break
         if line.kind == "bad":
             continue  # its error is already listed; it is not a deal
+        # in the order the service makes them, as the engine's replay reads them
+        if (problem := out_of_order(line.kind, closed.line if closed else 0)) is not None:
+            errors.append(_err(line.number, problem))
+            if line.kind == "close":
+                continue  # (the session stays closed at the first close line)
         if line.kind == "close":
-            if closed is not None:
-                errors.append(_err(line.number, f"a close line in a closed session (closed at "
-                                                f"line {closed.line}): a reopen line comes "
-                                                "between two close lines"))
-                continue
             closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
                                   errors)
             unchecked.follow_close(closed)
             continue
         if line.kind == "reopen":
-            _check_reopen(line, closed, errors)
+            _check_reopen(line, errors)
             closed = None
             continue
-        if closed is not None and line.kind != "payment":
-            what = {"purchase": "a purchase", "void": "a void"}.get(line.kind, "a deal")
-            errors.append(_err(line.number, f"{what} after the close line (line {closed.line}): "
-                                            "a closed session takes none, so only payments "
-                                            "come between a close line and the reopen line "
-                                            "that reopens the session"))
         if line.kind == "purchase":
             p = line.data
             problems = purchase_problems(p.get("player"), p.get("chips"), p.get("money"),
@@ -727,14 +717,9 @@ def _check_void(line: Line, bought: Bought, held: dict[str, int], owed: dict[str
         owed[player] -= chips * chip_value
 
 
-def _check_reopen(line: Line, closed: Closed | None, errors: list[dict[str, Any]]) -> None:
-    """A reopen line, as the reopening takes it (``session_reopen``): the session closed (by a
-    close line before it, not reopened since) and a reason within bounds."""
-    if closed is None:
-        errors.append(_err(line.number, "a reopen line with no close line before it to reverse: "
-                                        "only a closed session is reopened, so a reopen line "
-                                        "follows its close line (and the payments made while "
-                                        "the session was closed)"))
+def _check_reopen(line: Line, errors: list[dict[str, Any]]) -> None:
+    """A reopen line's reason, as the reopening takes it (``session_reopen``): within bounds.
+    (That it follows a close line, ``out_of_order`` says.)"""
     if (problem := reopen_reason_problem(line.data.get("reason", ""))) is not None:
         errors.append(_err(line.number, problem, field="reason"))
 
@@ -797,7 +782,7 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     try:
         session = session_create(
             club=club, date=read_day(h["date"]) if h.get("date") else timezone.localdate(),
-            seats=h["seats"], first_dealer=first_dealer(h), rules=h.get("rules", {}),
+            seats=h["seats"], first_dealer=first_dealer(h, h["seats"]), rules=h.get("rules", {}),
             banker=h.get("banker"), chip_value=h.get("chip_value", 1), currency=h.get("currency", "GBP"),
             allow_credit=h.get("allow_credit", False), name=h.get("name", ""),
             buy_ins={s: n for s, n in (h.get("buy_ins") or {}).items() if n}, user=user,

@@ -11,7 +11,7 @@ from .options import PRESETS, RuleSet
 from .record import replay
 from .session import replay_session
 from .settlement import end_pool_split
-from .verdict import DEALT_AGAIN, is_final_deal, marked_final
+from .verdict import DEALT_AGAIN, VOID_ENDINGS, is_final_deal, marked_final, played_to_a_result
 from .version import ENGINE_VERSION, RECORD_FORMAT
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "ENGINE_VERSION",
     "PRESETS",
     "RECORD_FORMAT",
+    "VOID_ENDINGS",
     "Deal",
     "RecordError",
     "RuleError",
@@ -30,6 +31,7 @@ __all__ = [
     "is_final_deal",
     "marked_final",
     "parse_card",
+    "played_to_a_result",
     "replay",
     "replay_session",
 ]

@@ -10,7 +10,9 @@ the end pool shared out, the chips bought back) and a
 ``{"reopen": ...}`` line (the service reopened it: the closing reversed, the pool as the last
 deal left it) and a ``{"void": ...}`` line (a purchase keyed in by mistake, its chips handed
 back to the banker) come between deals, so the replay passes over all five. Each holds its one
-key alone (``beside_service_line``), and no deal comes between a close line and its reopen line.
+key alone (``beside_service_line``), they come in the order the service makes them
+(``out_of_order``: a reopen line after its close line, only payments between the two), and no
+deal comes between a close line and its reopen line.
 """
 from __future__ import annotations
 
@@ -46,6 +48,58 @@ def beside_service_line(data: Mapping[str, Any], kind: str) -> str | None:
     named = ", ".join(json.dumps(key) for key in others)
     return (f'a {kind} line holds "{kind}" alone: {named} beside it would not be read '
             "(one line for each purchase, void, payment, close or reopen)")
+
+
+def out_of_order(kind: str, closed_at: int) -> str | None:
+    """Why a line of ``kind`` (a service line's key, or "deal") cannot come where it stands
+    (None when it can), ``closed_at`` being the line of the close line the session stands
+    closed at (0: open). The service closes an open session and reopens a closed one, and a
+    closed one takes payments alone, so its export writes them in that order: the replay and
+    the import refuse any other with these words."""
+    if kind == "payment":
+        return None
+    if kind == "reopen":
+        return None if closed_at else (
+            "a reopen line with no close line before it to reverse: only a closed session is "
+            "reopened, so a reopen line follows its close line (and the payments made while "
+            "the session was closed)")
+    if not closed_at:
+        return None
+    if kind == "close":
+        return (f"a close line in a closed session (closed at line {closed_at}): a reopen "
+                "line comes between two close lines")
+    what = {"purchase": "a purchase", "void": "a void"}.get(kind, "a deal")
+    return (f"{what} after the close line (line {closed_at}): a closed session takes none, so "
+            "only payments come between a close line and the reopen line that reopens the "
+            "session")
+
+
+def first_dealer(header: Mapping[str, Any], seats: list[Any]) -> Any:
+    """Who deals the session's first deal: the header's ``first_dealer``, or, left out, the
+    first seat (deal-record.md's header names the seats, rules, banker, chip value and
+    buy-ins, not who deals first). ``first_dealer_problem`` says whether it is seated."""
+    return header["first_dealer"] if "first_dealer" in header else (seats or [None])[0]
+
+
+def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | None:
+    """Why the header's ``first_dealer`` names no seat of ``seats`` (None when it does, or is
+    left out). JSON null is no seat: read as left out it would quietly deal the first deal to
+    the first seat, where the writer meant someone (the import and the replay both refuse it)."""
+    if "first_dealer" not in header:
+        return None
+    given = header["first_dealer"]
+    if given is None:
+        return ("first_dealer: null is no seat; name the player who deals first, or leave "
+                "first_dealer out for the first seat")
+    if isinstance(given, str) and given in seats:
+        return None
+    return f"first_dealer: {json.dumps(given, ensure_ascii=False)} is not seated"
+
+
+def _line_error(line_no: int, problem: str, field: str) -> RecordError:
+    """A record error of a line that is no deal (named by its line alone)."""
+    return RecordError([dict(record_error(f"line {line_no}: {problem}", field=field),
+                             line=line_no)])
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -117,15 +171,18 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
                 raise RecordError([record_error(f"pool: {pool!r} is not a number of units",
                                                 field="pool")])
-            dealer = header.get("first_dealer") or seats[0]
+            if (problem := first_dealer_problem(header, seats)) is not None:
+                raise RecordError([dict(record_error(problem, field="first_dealer"),
+                                        line=line_no)])
+            dealer = first_dealer(header, seats)
             first, redeal, sits_out = True, False, []
             final = 0  # the final deal of end_pool "final-deal", once played: the last deal
             closed = 0  # the close line the session stands closed at (0: open)
             continue
         if (kind := service_line(data)) is not None:
-            if (problem := beside_service_line(data, kind)) is not None:
-                raise RecordError([dict(record_error(f"line {line_no}: {problem}", field=kind),
-                                        line=line_no)])
+            problem = beside_service_line(data, kind) or out_of_order(kind, closed)
+            if problem is not None:
+                raise _line_error(line_no, problem, kind)
             if kind in ("close", "reopen"):
                 closed = line_no if kind == "close" else 0
             continue  # chips bought from the banker (or a purchase voided), money paid him, a

@@ -22,6 +22,18 @@ if TYPE_CHECKING:
 
 #: the endings after which the same dealer deals the hand again (the deal did not count)
 DEALT_AGAIN = frozenset({"misdeal", "redeal", "thrown-in"})
+#: the endings that leave the deal void: nothing is paid out of the pool (a penalty apart) and
+#: the hand is dealt again as it was, for the same pool. A ``three-trumps-redeal`` flush is not
+#: one of them: its flusher takes the pool, and only the cards are dealt again (for a new round,
+#: "сдаются на новый раунд", 001:39)
+VOID_ENDINGS = frozenset({"misdeal", "thrown-in"})
+
+
+def played_to_a_result(verdict: Mapping[str, Any]) -> bool:
+    """The deal was played to a result (won, divided, carried, flushed), not void: the final
+    deal so played plays the pool off, and the older rule's "deal without a loo" is such a
+    deal (``games.services.closing.closing_warnings``)."""
+    return verdict.get("ended") not in VOID_ENDINGS
 
 
 def marked_final(record: Mapping[str, Any]) -> bool:
@@ -34,9 +46,11 @@ def marked_final(record: Mapping[str, Any]) -> bool:
 def is_final_deal(record: Mapping[str, Any], verdict: Mapping[str, Any]) -> bool:
     """The play-off deal of `end_pool: "final-deal"`, played: a record marked `"final": true`
     (replayed with everybody standing, no miss and no ante) that did not end void. A misdealt
-    final deal is dealt again by the same dealer, and that one is the final deal. The session
-    replay and the service both ask it."""
-    return marked_final(record) and verdict.get("ended") not in DEALT_AGAIN
+    final deal (or one thrown in for a poker-Loo revoke) is dealt again by the same dealer, for
+    the same pool, and that one is the final deal. One that a ``three-trumps-redeal`` flush
+    ends is played: the flusher took the pool it was to play off, so nothing is left to deal
+    again for, and no deal comes after it. The session replay and the service both ask it."""
+    return marked_final(record) and played_to_a_result(verdict)
 
 #: who a way of ending pays, and beside each how much: before the offenders' and the defender's
 #: exception (two lists, not a list of pairs: no tuple to make per trick)

@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 
 from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClosing
-from games.rules import is_final_deal
+from games.rules import is_final_deal, played_to_a_result
 from games.selectors import standing_closing
 from games.services import limits
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
@@ -59,22 +59,40 @@ def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], d
 def closing_warnings(seats: Sequence[str],
                      deals: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> list[str]:
     """Unequal turns at the deal (``turns_dealt``: a deal dealt again by the same dealer, as
-    after a misdeal, is one turn, the final deal none), from the deals' ``(record, verdict)``;
-    a last deal that ended in a loo (the older rule plays on), unless it is the final deal:
-    nothing may be dealt after that one, and what its loos leave is split (its own warning)."""
+    after a misdeal, is one turn, the final deal none), from the deals' ``(record, verdict)``
+    in order (deal 1 first); and the older rule's (``older_rule_warning``)."""
     warnings = []
     counts = turns_dealt(seats, deals)
     if deals and len(set(counts.values())) > 1:
         listed = ", ".join(f"{s} {n}" for s, n in counts.items())
         warnings.append(f"Players have not dealt equally often: {listed}.")
-    if deals and not is_final_deal(*deals[-1]):
-        loos = deals[-1][1]["settlement"].get("loo_payments") or {}
-        if any(loos.values()):
-            who = ", ".join(f"{p} paid {loos[p]}" for p in seats if loos.get(p))
-            warnings.append(
-                f"The last deal ended in a loo ({who}): by the older rule the round is played "
-                "on until a deal without a loo.")
+    if (older := older_rule_warning(seats, deals)) is not None:
+        warnings.append(older)
     return warnings
+
+
+def older_rule_warning(seats: Sequence[str],
+                       deals: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> str | None:
+    """By the older rule a round that ends with a loo is played on until a deal without a loo
+    (loo-rules.md s.7): the warning when the last deal played to a result (``played_to_a_result``)
+    ended in one. A misdeal or a poker-Loo throw-in after it is void, dealt again for the same
+    pool, and hides nothing (nor is a throw-in's burn, a revoke's penalty with the hand never
+    played, such a loo); a final deal played is none of this: nothing may be dealt after it,
+    and what its loos leave is split (its own warning)."""
+    found = next(((n, record, verdict) for n, (record, verdict) in
+                  reversed(list(enumerate(deals, 1))) if played_to_a_result(verdict)), None)
+    if found is None or is_final_deal(found[1], found[2]):
+        return None
+    number, _, verdict = found
+    loos = verdict["settlement"].get("loo_payments") or {}
+    if not any(loos.values()):
+        return None
+    who = ", ".join(f"{p} paid {loos[p]}" for p in seats if loos.get(p))
+    which = "The last deal" if number == len(deals) else (
+        f"Deal {number}, the last deal played (what came after it was void: a misdeal or a "
+        "hand thrown in, to be dealt again),")
+    return (f"{which} ended in a loo ({who}): by the older rule the round is played on until "
+            "a deal without a loo.")
 
 
 def close_line(*, reason: str) -> dict[str, Any]:

@@ -393,6 +393,8 @@ def deal_correct(
                              "and it settles the same. Nothing was changed.")
     later = _later_deals(locked, number)
     following = next(later, None)
+    # (only the corrected deal can become the final deal played: a re-settled later deal keeps
+    # its record, and whether a deal ends void, misdealt or thrown in, is its record's alone)
     if following is not None and is_final_deal(rec, verdict):
         raise _refused(number, [{"deal": following.number, "field": "record.final",
                                  "message": f"it would come after the final deal {number}, which "

@@ -317,6 +317,114 @@ def test_a_deal_after_a_close_line_and_before_its_reopen_line_is_a_record_error(
     assert len(list(replay_session([header, first, close, pay, reopen, second]))) == 2
 
 
+CLOSE = json.dumps({"close": {"reason": "the evening ended"}})
+REOPEN = json.dumps({"reopen": {"reason": "one more deal"}})
+BUY = json.dumps({"purchase": {"player": "dan", "chips": 20}})
+VOID = json.dumps({"void": {"purchase": 5, "reason": "keyed twice"}})
+
+
+@pytest.mark.parametrize(("between", "at", "field", "message"), [
+    # a reopen with nothing closed: the replay passed over it (the import refused it)
+    ([REOPEN], 3, "reopen", ("a reopen line with no close line before it to reverse: only a "
+     "closed session is reopened, so a reopen line follows its close line (and the payments "
+     "made while the session was closed)")),
+    ([CLOSE, REOPEN, REOPEN], 5, "reopen", ("a reopen line with no close line before it to "
+     "reverse")),
+    ([CLOSE, CLOSE, REOPEN], 4, "close", ("a close line in a closed session (closed at line 3): "
+     "a reopen line comes between two close lines")),
+    ([CLOSE, BUY, REOPEN], 4, "purchase", ("a purchase after the close line (line 3): a closed "
+     "session takes none, so only payments come between a close line and the reopen line")),
+    ([CLOSE, VOID, REOPEN], 4, "void", "a void after the close line (line 3)"),
+])
+def test_close_and_reopen_lines_out_of_the_services_order_are_a_record_error(
+        between, at, field, message):
+    # the service closes an open session, reopens a closed one and takes only payments while
+    # closed: its export writes them so, and a file in another order is refused at its line,
+    # in the words the import uses (games.rules.session.out_of_order), deal 2 never replayed
+    header, first, second = session_lines()
+    errors = _session_errors([header, first, *between, second])
+    assert [(e["line"], e["field"]) for e in errors] == [(at, field)]
+    assert errors[0]["message"].startswith(f"line {at}: {message}"), errors
+    assert "deal" not in errors[0]
+
+
+def test_closes_and_reopens_in_turn_with_payments_between_replay():
+    # close, pay, reopen, close, reopen, close: the order the export writes (a payment while
+    # closed stands between the close line and its reopen line)
+    header, first, second = session_lines()
+    pay = json.dumps({"payment": {"player": "dan", "money": 100}})
+    lines = [header, first, CLOSE, pay, REOPEN, CLOSE, REOPEN, BUY, second, CLOSE, pay]
+    assert list(replay_session(lines)) == list(replay_session([header, first, second]))
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    # null was read as left out: dan's deal 1 was then refused as the wrong dealer's ("ann"
+    # expected), or, with no dealer in the record, dealt by ann; the import refused the header
+    (None, ("first_dealer: null is no seat; name the player who deals first, or leave "
+           "first_dealer out for the first seat")),
+    ("", 'first_dealer: "" is not seated'),  # (also read as left out)
+    ("zed", 'first_dealer: "zed" is not seated'),
+    (["dan"], 'first_dealer: ["dan"] is not seated'),
+])
+def test_a_first_dealer_that_names_no_seat_is_a_header_error(given, message):
+    header, first, second = session_lines()
+    bad = json.dumps({**json.loads(header), "first_dealer": given})
+    errors = _session_errors([bad, first, second])
+    assert [(e["line"], e["field"], e["message"]) for e in errors] == [(1, "first_dealer", message)]
+
+
+def test_a_first_dealer_left_out_is_the_first_seat():
+    # the header's seats are ann, bob, cat, dan: left out, ann deals deal 1 (its record names no
+    # dealer, so nothing else says who), and bob deal 2
+    header, first, second = session_lines()
+    lean = {k: v for k, v in json.loads(header).items() if k != "first_dealer"}
+    records = [{k: v for k, v in json.loads(x).items() if k != "dealer"} for x in (first, second)]
+    assert [v["dealer"] for v in replay_session([lean, *records])] == ["ann", "bob"]
+
+
+def redeal_final_session() -> list[dict]:
+    """end_pool "final-deal", flush "three-trumps-redeal". Deal 1, ann's simple pool (P = 3):
+    bob 2 tricks, cat 1, dan and ann looed 3: pool 6. Deal 2, bob's final deal: cat, dealt three
+    hearts (3H turned), shows the redeal flush and takes the 6; nobody is looed, the pool is
+    empty and the cards are thrown in (ended "redeal", bob to deal again)."""
+    header = {"format": "loo-session/1", "seats": SEATS, "first_dealer": "ann", "pool": 0,
+              "rules": {"game": "three-card", "end_pool": "final-deal",
+                        "flush": "three-trumps-redeal"}}
+    first = {"dealer": "ann", "result": {"tricks": {"bob": 2, "cat": 1}}}
+    final = {"dealer": "bob", "final": True, "turnup": "3H", "hands": {"cat": ["2H", "5H", "7H"]},
+             "actions": [{"player": "cat", "action": "flush"}]}
+    return [header, first, final]
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_no_deal_follows_a_final_deal_its_redeal_flush_ended(final):
+    # the flusher took the pool the final deal was to play off: it is the final deal played,
+    # and bob's deal 3 (ordinary, or marked final again, into an empty pool) was replayed as if
+    # the session went on; it is refused as after any final deal played
+    lines = redeal_final_session()
+    verdicts = list(replay_session(lines))
+    assert [(v["ended"], v["settlement"]["pool_after"]) for v in verdicts] == [
+        ("played", 6), ("redeal", 0)]
+    assert verdicts[1]["settlement"]["deltas"] == {"ann": 0, "bob": 0, "cat": 6, "dan": 0}
+    third = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}, "final": final}
+    errors = _session_errors([*lines, third])
+    assert [(e["line"], e["deal"], e["field"], e["message"]) for e in errors] == [
+        (4, 3, "final", ("final: deal 3 comes after deal 2, the final deal, which plays the pool "
+                        "off"))]
+
+
+def test_a_misdealt_final_deal_is_dealt_again_as_the_final_deal():
+    # a misdeal is void: bob pays a single loo (3) into the pool (9) and deals the final deal
+    # again; the redeal flush of that one takes the 9
+    header, first, final = redeal_final_session()
+    misdealt = {"dealer": "bob", "final": True,
+                "actions": [{"player": "bob", "action": "irregularity", "kind": "misdeal"}]}
+    verdicts = list(replay_session([header, first, misdealt, final]))
+    assert [(v["ended"], v["settlement"]["pool_after"]) for v in verdicts] == [
+        ("played", 6), ("misdeal", 9), ("redeal", 0)]
+    assert verdicts[2]["settlement"]["deltas"]["cat"] == 9
+
+
 def test_a_session_file_with_a_line_separator_in_a_name_replays(tmp_path):
     # JSON leaves U+2028 / U+2029 / U+0085 unescaped in a string (the service's export writes
     # them so): the file's lines end at "\n" only

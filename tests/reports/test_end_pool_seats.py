@@ -200,7 +200,7 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
     from accounts.services import member_ensure
     from games.imports.models import ImportJob
     from games.imports.services import run_import
-    from games.rules import DEALT_AGAIN, replay_session
+    from games.rules import played_to_a_result, replay_session
     from games.rules.simulate import play_random_deal, random_session
     from games.services.closing import session_close
     from games.services.ledger import ledger_balances, ledger_check
@@ -219,7 +219,7 @@ def test_a_final_deal_in_every_game_closes_the_session_as_the_engine_replays_it(
         final = play_random_deal(rules, seats, following["dealer"], pool=following["pool"],
                                  rng=rng, first_of_series=following["first_of_series"],
                                  number=13, redeal=verdicts[-1].get("redeal"), final=True)
-        if final.verdict["ended"] not in DEALT_AGAIN:
+        if played_to_a_result(final.verdict):
             break
     assert final.verdict["settlement"]["antes"] == {} and "miss" not in final.record
     assert set(final.verdict["standers"]) == set(seats) - set(final.record.get("sits_out", []))
@@ -425,10 +425,10 @@ def test_a_final_deal_ended_by_a_flush_leaves_its_loos_to_be_split(club, scorer_
 def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(club,
                                                                               scorer_client):
     # flush "three-trumps-redeal": cat takes the 6, nobody is looed and the cards are thrown in
-    # (ended "redeal", bob to deal again into an empty pool). The present reading: that is no
-    # final deal *played* (a redeal is dealt again, as a misdeal is), but with the pool empty
-    # the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17 returned;
-    # results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
+    # (ended "redeal", bob to deal again into an empty pool). The flusher took the pool the
+    # final deal was to play off: it is the final deal played (docs/engine.md interpretation
+    # 34), and the session closes on it, nothing split: ann 14, bob 22, cat 27, dan 17
+    # returned; results x 10p: -60, +20, +70, -30; bob's final deal is no turn.
     session, verdict = _flush_final(club, "three-trumps-redeal")
     assert (verdict["ended"], verdict["settlement"]["pool_after"], verdict["next"]["dealer"]) == (
         "redeal", 0, "bob")
@@ -440,12 +440,79 @@ def test_a_final_deal_whose_redeal_flush_takes_the_pool_leaves_nothing_to_split(
     assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 0, cat 0, dan 0."]
 
 
-def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_client):
+#: bob's deal 3 after the final deal: an ordinary deal (cat 2 tricks, dan 1) or the final deal
+#: dealt again
+AFTER_REDEAL = [{"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}},
+                {"dealer": "bob", "final": True, "result": {"tricks": {"cat": 2, "dan": 1}}}]
+
+
+@pytest.mark.parametrize("after", AFTER_REDEAL, ids=["ordinary", "final again"])
+def test_no_deal_is_recorded_after_a_final_deal_its_redeal_flush_ended(club, scorer_client,
+                                                                        after):
+    # the final deal played (the flusher took its pool): bob's deal 3 was stored before, as if
+    # the table played on; it is refused as after any final deal played, nothing stored
+    from games.models import Deal
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    response = scorer_client.post(url(session, "deals/"), {"number": 3, "record": after},
+                                  format="json")
+    assert response.status_code == 409, response.content
+    body = response.json()
+    assert (body["code"], body["final_deal"]) == ("final-deal-played", 2)
+    assert body["detail"].startswith("Deal 2 was the final deal, which plays the pool off")
+    assert Deal.objects.filter(session=session).count() == 2
+
+
+def test_a_correction_cannot_make_a_deal_with_deals_after_it_a_final_deal_a_redeal_flush_ends(
+        club, scorer_client):
+    # bob's final deal corrected into an ordinary one (cat 2 tricks, dan 1: P = 6 + 3 = 9, cat 6,
+    # dan 3, pool 0), then cat's deal 3; correcting deal 2 back into the final deal cat's
+    # redeal flush ended would leave deal 3 after the final deal played: refused, naming deal
+    # 3, nothing changed (it was taken before: the redeal counted as no final deal played)
+    from games.models import Deal
+    from games.services.deals import deal_correct, deal_record
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    final = dict(Deal.objects.get(session=session, number=2).current.record)
+    ordinary = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}}
+    deal_correct(session=session, number=2, record=ordinary, reason="played on")
+    deal_record(session=session, number=3,
+                record={"dealer": "cat", "result": {"tricks": {"dan": 2, "ann": 1}}})
+    response = scorer_client.post(url(session, "deals/2/corrections"),
+                                  {"record": final, "reason": "it was the final deal"},
+                                  format="json")
+    assert response.status_code == 409, response.content
+    body = response.json()
+    assert (body["code"], body["deal"]) == ("correction-refused", 3)
+    assert body["errors"][0]["message"] == ("it would come after the final deal 2, which plays "
+                                            "the pool off.")
+    assert Deal.objects.get(session=session, number=2).current.record.get("final") is not True
+
+
+def test_the_import_refuses_a_deal_after_a_final_deal_its_redeal_flush_ended(
+        club, scorer_client, viewer_client, django_capture_on_commit_callbacks):
+    # the session's own file, with bob's ordinary deal 3 after the final deal: refused at that
+    # line, as the service and the engine's replay refuse it
+    from tests.reports.test_session_file_export import engine_refusal, import_errors, lines_of
+
+    session, _ = _flush_final(club, "three-trumps-redeal")
+    lines = [*lines_of(viewer_client.get(url(session, "file"))),
+             {"format": "loo-deal/1", "number": 3, **AFTER_REDEAL[0]}]
+    at = len(lines)  # (the header, the buy-ins' lines, deals 1 and 2, then deal 3)
+    errors = import_errors(scorer_client, django_capture_on_commit_callbacks, lines)
+    assert [(e["line"], e["message"]) for e in errors] == [
+        (at, (f"a deal after the final deal (line {at - 1}), which plays the pool off: it is "
+              "the session's last"))]
+    assert engine_refusal(lines) == (at, ("final: deal 3 comes after deal 2, the final deal, "
+                                          "which plays the pool off"))
+
+
+def test_the_older_rules_warning_reads_the_last_deal_played_past_a_misdeal(club, scorer_client):
     # ann deals: bob 2 tricks, cat 1, dan and ann looed 3 (pool 6); bob misdeals (3 to the pool:
-    # 9) and the table closes on it, his turn. The loos of deal 1 are still in the pool, but
-    # the last deal is the misdeal, which ended in none: no older-rule warning (the present
-    # reading; a question for the rules owner). 9 from cat (bob would deal again): cat 3,
-    # dan 2, ann 2, bob 2.
+    # 9) and the table closes on it, his turn. The misdeal is void (bob is to deal again), so
+    # the round ended with deal 1's loos, which are still in the pool: the older rule's warning
+    # names them (it looked at the misdeal alone, which ended in none, and said nothing).
+    # 9 from cat (bob would deal again): cat 3, dan 2, ann 2, bob 2.
     from games.services.deals import deal_record
     from games.services.sessions import session_create
 
@@ -460,7 +527,48 @@ def test_the_older_rules_warning_looks_at_the_last_deal_alone(club, scorer_clien
     body = scorer_client.post(url(session, "close"), format="json").json()
     assert body["end_pool"] == {"mode": "split", "pool": 9, "eldest": "cat",
                                 "shares": {"ann": 2, "bob": 2, "cat": 3, "dan": 2}}
-    assert body["warnings"] == ["Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0."]
+    assert body["warnings"] == [
+        "Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0.",
+        ("Deal 1, the last deal played (what came after it was void: a misdeal or a hand thrown "
+        "in, to be dealt again), ended in a loo (ann paid 3, dan paid 3): by the older rule the "
+        "round is played on until a deal without a loo.")]
+
+
+#: poker-Loo, dan deals the series' first deal (ann AH KH QH 3C 4C, bob AS KS 5D 6D 7D, cat 2S
+#: 3S 4S 8D 9D, dan 5S 6S 7S TD KC; 2H turned): bob exposes 7D at trick 2, "as revoke"
+THROWN_IN = """
+    ann AH; bob 5D; cat 8D; dan 5S
+    ann KH; bob ! exposed-card 7D; bob 6D
+"""
+
+
+def test_the_older_rules_warning_is_not_given_for_a_poker_loo_throw_in_burn(club, scorer_client):
+    # the first deal, P = 6 + 3 x 5 = 21: bob's exposed card burns him 21 at once and throws
+    # the hand in (pool 42), dan to deal it again with bob sitting out, and the table closes.
+    # The burn is a penalty paid with the hand never played to a result, not a loo ending a
+    # round: no older-rule warning (it said "The last deal ended in a loo (bob paid 21)").
+    # Chips: ann 45, bob 24, cat 45, dan 44; 42 split from ann (left of dan, to deal again):
+    # ann, bob 11, cat, dan 10; returned ann 56, bob 35, cat 55, dan 54 (200).
+    from games.rules import actions_from_text
+    from games.services.deals import deal_record
+    from games.services.sessions import session_create
+
+    seats = PLAYERS[:4]
+    session = session_create(club=club, date=dt.date(2026, 12, 4), seats=seats,
+                             first_dealer="dan", rules={"game": "poker-loo"},
+                             buy_ins=dict.fromkeys(seats, 50))
+    hands = {"ann": ["AH", "KH", "QH", "3C", "4C"], "bob": ["AS", "KS", "5D", "6D", "7D"],
+             "cat": ["2S", "3S", "4S", "8D", "9D"], "dan": ["5S", "6S", "7S", "TD", "KC"]}
+    deal = deal_record(session=session, number=1, record={
+        "dealer": "dan", "turnup": "2H", "hands": hands,
+        "actions": actions_from_text(THROWN_IN)})
+    verdict = deal.current.verdict
+    assert (verdict["ended"], verdict["settlement"]["loo_payments"]) == ("thrown-in", {"bob": 21})
+    body = scorer_client.post(url(session, "close"), format="json").json()
+    assert body["end_pool"] == {"mode": "split", "pool": 42, "eldest": "ann",
+                                "shares": {"ann": 11, "bob": 11, "cat": 10, "dan": 10}}
+    assert body["returned"] == {"ann": 56, "bob": 35, "cat": 55, "dan": 54}
+    assert body["warnings"] == ["Players have not dealt equally often: ann 0, bob 0, cat 0, dan 1."]
 
 
 def test_the_pdf_adds_the_results_up_exactly_in_three_decimals(club, scorer_client):

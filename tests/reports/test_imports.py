@@ -1191,7 +1191,11 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
     ("date", "20261128", 'date "20261128" is not a day written YYYY-MM-DD'),
     ("date", "2026-W48-6", 'date "2026-W48-6" is not a day written YYYY-MM-DD'),
     ("date", 20261128, "date 20261128 is not a day written YYYY-MM-DD"),
-    ("first_dealer", None, "first_dealer null is not seated"),
+    # the engine's replay read null as left out (the first seat deals): both now refuse it,
+    # in the same words (games.rules.session.first_dealer_problem)
+    ("first_dealer", None, ("first_dealer: null is no seat; name the player who deals first, "
+                            "or leave first_dealer out for the first seat")),
+    ("first_dealer", "zed", 'first_dealer: "zed" is not seated'),
     ("currency", ["GBP"], "Use a three-letter ISO 4217 code such as GBP."),
     # 2**63 passed the header's check (whole, at least 1) and was blamed on the purchase
     # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is
@@ -1209,6 +1213,12 @@ def test_a_header_field_of_the_wrong_type_or_size_is_line_1s_error(
     job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed" and "internal error" not in job["detail"]
     assert [(e["line"], e["message"]) for e in job["errors"]] == [(1, message)]
+    if field == "first_dealer":  # the engine's replay refuses the same header alike
+        from games.rules import RecordError, replay_session
+
+        with pytest.raises(RecordError) as caught:
+            list(replay_session(text.splitlines()))
+        assert [(e["line"], e["message"]) for e in caught.value.errors] == [(1, message)]
     assert (GameSession.objects.count(), ChipPurchase.objects.count(),
             LedgerEntry.objects.count()) == (0, 0, 0)
 

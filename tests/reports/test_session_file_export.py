@@ -536,6 +536,17 @@ def import_errors(client, capture, lines: list[dict]) -> list[dict]:
     return job["errors"]
 
 
+def engine_refusal(lines: list[dict]) -> tuple[int, str]:
+    """The line and the words of the engine's refusal of a session file of these lines
+    (``replay_session``; its message says "line N: " first)."""
+    from games.rules import RecordError
+
+    with pytest.raises(RecordError) as caught:
+        list(replay_session(lines))
+    (error,) = caught.value.errors
+    return error["line"], error["message"].removeprefix(f"line {error['line']}: ")
+
+
 @pytest.mark.parametrize("how, offset, message", [
     ("deal after", 1, ("a deal after the close line (line {close}): a closed session takes none, "
                       "so only payments come between a close line and the reopen line that "
@@ -570,6 +581,8 @@ def test_a_bad_close_line_is_refused_naming_its_line(
     assert errors[0]["line"] == close_line + offset, errors
     assert errors[0]["message"].startswith(message.format(close=close_line)), errors
     assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
+    if how in ("purchase after", "second close"):  # the engine's replay refuses it alike
+        assert engine_refusal([*before, *after]) == (errors[0]["line"], errors[0]["message"])
 
 
 def test_a_close_line_without_the_final_deal_is_refused_as_the_closing_refuses(
@@ -724,6 +737,8 @@ def test_a_bad_reopen_line_is_refused_naming_its_line(
     assert [e["line"] for e in errors] == [len(lines) + len(after)], errors
     assert errors[0]["message"].startswith(message), errors
     assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
+    if how in ("no close before", "reopened twice"):  # the engine's replay refuses it alike
+        assert engine_refusal([*lines, *after]) == (errors[0]["line"], errors[0]["message"])
 
 
 def test_a_file_reopened_more_often_than_a_session_may_be_is_refused_unread(

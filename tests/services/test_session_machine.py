@@ -86,8 +86,9 @@ SIZES = {"default": (25, 30), "ci": (30, 40), "thorough": (300, 60)}
 MAX_POOL = 2_147_483_647
 #: the most times a session is reopened (games.services.limits.MAX_REOPENS)
 MAX_REOPENS = 20
-#: endings after which the same dealer deals again: a final deal ending so is dealt again
-VOID = {"misdeal", "redeal", "thrown-in"}
+#: endings that leave a deal void, dealt again for the same pool: a final deal ending so is dealt
+#: again (one a three-trumps-redeal flush ends is played: the flusher took its pool)
+VOID = {"misdeal", "thrown-in"}
 
 
 def machine_settings() -> settings:
