@@ -4,7 +4,8 @@ browsable API; the password change (accounts.api.PasswordChangeView) takes the s
 A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all four, counted in
 the cache under one key (scope ``login``), so switching forms does not buy more guesses. The token view applies
 it as a DRF throttle (a 429 problem); the session logins, which are Django views, through
-``SessionLoginLimitMiddleware``.
+``SessionLoginLimitMiddleware``. While the tries cannot be counted (the cache's Redis is
+down) every login is refused with a 503 saying so: the limit is never silently lifted.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from rest_framework.throttling import SimpleRateThrottle
+
+from loo_ledger.problems import outage_page
 
 #: the session-login views (``request.resolver_match.view_name``) the limit covers
 SESSION_LOGIN_VIEWS = frozenset({"admin:login", "rest_framework:login"})
@@ -45,8 +48,13 @@ class SessionLoginLimitMiddleware:
         if request.method != "POST" or match is None or match.view_name not in SESSION_LOGIN_VIEWS:
             return None
         throttle = LoginRateThrottle()
-        if throttle.allow_request(request, None):
-            return None
+        try:
+            if throttle.allow_request(request, None):
+                return None
+        except Exception as exc:  # the tries cannot be counted (Redis down): a 503, not a 500
+            if (down := outage_page(exc)) is not None:
+                return down
+            raise
         wait = max(math.ceil(throttle.wait() or 1), 1)
         response = HttpResponse(
             f"Too many login attempts from this address. Try again in {wait} seconds.\n",

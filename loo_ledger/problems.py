@@ -124,6 +124,10 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         ProblemType("queue-unavailable", 503, "Task queue unavailable",
                     "The task queue (the Celery broker) cannot be reached, so the work could "
                     "not be queued; nothing was stored. Try again after `Retry-After` seconds."),
+        ProblemType("service-unavailable", 503, "Service unavailable",
+                    "The database, or the Redis that counts login tries (`CACHE_URL`), cannot "
+                    "be reached just now (`detail` says which): nothing was stored. Try again "
+                    "after `Retry-After` seconds."),
         # the services' own refusals (games.services); generic codes above come first, so
         # that a bare status still maps to its generic type
         ProblemType("record-mismatch", 400, "The record disagrees with the session",
@@ -305,10 +309,64 @@ def _engine_problem(exc: Exception) -> Problem | None:
     return None
 
 
+#: PostgreSQL's SQLSTATEs of a server that is going away or not there yet (a restart):
+#: admin_shutdown, crash_shutdown, cannot_connect_now; class 08 is any connection exception
+_SERVER_GOING_AWAY = {"57P01", "57P02", "57P03"}
+#: seconds a client is asked to wait (``Retry-After``) when a backing service is down
+OUTAGE_RETRY_AFTER = 5
+
+
+def unreachable_service(exc: BaseException) -> str | None:
+    """Which backing service ``exc`` says cannot be reached (``"database"``, ``"login-limit
+    cache"``), or None when it is anything else: a lost connection is no bug of ours, and the
+    client is told to come back (503) rather than shown a 500. A PostgreSQL error of the
+    server's own (a deadlock, a constraint) is not an outage; nor is SQLite's."""
+    import psycopg
+    import redis
+    from django.db import InterfaceError, OperationalError
+
+    if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return "login-limit cache"
+    if isinstance(exc, InterfaceError):  # a connection closed under us
+        return "database"
+    cause = exc.__cause__
+    if isinstance(exc, OperationalError) and isinstance(cause, psycopg.OperationalError):
+        state = getattr(cause, "sqlstate", None)
+        if state is None or state.startswith("08") or state in _SERVER_GOING_AWAY:
+            return "database"
+    return None
+
+
+def _noted_outage(exc: BaseException) -> str | None:
+    """``unreachable_service``, logged on one line (the log is no place for a traceback of
+    every request made while the database restarts)."""
+    service = unreachable_service(exc)
+    if service is not None:
+        logger.error("%s unreachable: %s: %s", service, type(exc).__name__, exc)
+    return service
+
+
+def outage_detail(service: str) -> str:
+    return (f"The {service} cannot be reached just now; nothing was stored. Try again in "
+            f"{OUTAGE_RETRY_AFTER} seconds.")
+
+
+def _outage_problem(exc: Exception) -> Problem | None:
+    """A 503 ``service-unavailable`` for a lost database or cache connection (logged, without
+    a traceback), or None."""
+    service = _noted_outage(exc)
+    if service is None:
+        return None
+    return Problem(503, detail=outage_detail(service), code="service-unavailable",
+                   headers={"Retry-After": str(OUTAGE_RETRY_AFTER)})
+
+
 def _as_api_exception(exc: Exception) -> exceptions.APIException | None:
     """Translate Django/engine/database exceptions into DRF ones (None: a real bug, 500)."""
     if isinstance(exc, exceptions.APIException):
         return exc
+    if (outage := _outage_problem(exc)) is not None:
+        return outage
     if isinstance(exc, Http404):
         return exceptions.NotFound(*exc.args)
     if isinstance(exc, DjangoPermissionDenied):
@@ -419,7 +477,7 @@ class ProblemMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not request.path.startswith(API_PREFIX):
-            return None
+            return outage_page(exception)
         api_exc = _as_api_exception(exception)
         if api_exc is None:
             logger.exception("Unhandled error on %s", request.path, exc_info=exception)
@@ -432,6 +490,18 @@ class ProblemMiddleware:
         response.data["instance"] = request.get_full_path()
         return HttpResponse(json.dumps(response.data), status=response.status_code,
                             content_type=PROBLEM_CONTENT_TYPE)
+
+
+def outage_page(exception: BaseException) -> HttpResponse | None:
+    """A page's (or a login form's) answer when the database or the cache is down: a plain
+    503 saying so, with ``Retry-After``, instead of the 500 page; None for anything else."""
+    service = _noted_outage(exception)
+    if service is None:
+        return None
+    response = HttpResponse(outage_detail(service) + "\n", status=503,
+                            content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(OUTAGE_RETRY_AFTER)
+    return response
 
 
 _PAGE_STYLE = ("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42em;margin:2em auto;"

@@ -33,10 +33,15 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
 
 
+def env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated list (``a.example, b.example``: the spaces are not part of a name)."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h]
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # Django's own test of a strong key (check --deploy's W009 only warns): env.example's
 # placeholder, or any short key, must not reach production unnoticed
 if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
@@ -62,7 +67,7 @@ if LOO_HTTPS:
         ["security.W021"] * (not SECURE_HSTS_PRELOAD)
     if env_int("LOO_NUM_PROXIES", 0) > 0:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -207,10 +212,13 @@ REST_FRAMEWORK = {
 }
 
 # Rate-limit counters (and any other cache use): Redis when CACHE_URL is set, so that every
-# web worker counts together; otherwise in-process memory.
-CACHE_URL = os.environ.get("CACHE_URL", "")
+# web worker counts together; otherwise in-process memory. A Redis that is down or never
+# answers fails a login within seconds, as a 503 (loo_ledger/problems.py), not at gunicorn's
+# worker timeout.
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+                "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}
     if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
 
@@ -230,15 +238,25 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Celery: eager in-process unless a broker is configured.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip()
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+#: seconds a task may run at most: the import's soft time limit (games/imports/tasks.py), the
+#: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout
+#: below outlast it (tests/test_deploy_settings.py)
+LOO_LONGEST_TASK_SECONDS = 600
 # A Redis that accepts connections but never answers must fail fast, not hang a request.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5, "max_retries": 2}
+# visibility_timeout: a message a worker took and never acknowledged (the whole worker killed
+# mid-task: SIGKILL, the OOM killer, a power cut) goes back to the queue this long after it was
+# taken (Redis's default is an hour). It outlasts the longest task, so a task still running is
+# not handed out twice; if one were, both runs are safe (the import locks its job, a PDF is
+# written whole under its report's fingerprint).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 5, "max_retries": 2,
+                                   "visibility_timeout": LOO_LONGEST_TASK_SECONDS + 300}
 CELERY_TASK_IGNORE_RESULT = True
 
 LOGGING = {
@@ -246,7 +264,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"},
                  "null": {"class": "logging.NullHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "").strip().upper() or "WARNING"},
     "loggers": {
         # a request for a host not in ALLOWED_HOSTS is answered 400 (and in the access log);
         # its traceback would fill the log with every scanner on the internet

@@ -138,3 +138,228 @@ def test_the_proxys_body_limit_lets_a_session_file_at_the_imports_cap_through():
     [megabytes] = re.findall(r"client_max_body_size (\d+)m;", readme)
     assert int(megabytes) * limits.MIB >= limits.max_file_bytes() + 64 * 1024
     assert f"session files up to {limits.max_file_bytes() // limits.MIB} MiB" in readme
+
+
+# --- the environment file: what it names is what the service reads ---------------------------
+
+_READS = re.compile(r"""(?:os\.environ\.get|env_bool|env_int|env_list)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+
+
+def _variables_read() -> set[str]:
+    """Every variable the settings and gunicorn's configuration read."""
+    sources = [ROOT / "loo_ledger" / "settings.py", ROOT / "deploy" / "gunicorn.conf.py"]
+    return {name for source in sources for name in _READS.findall(source.read_text())}
+
+
+def _variables_in_env_example() -> set[str]:
+    """Every variable env.example sets, or shows commented out with its default."""
+    text = (ROOT / "deploy" / "env.example").read_text()
+    return set(re.findall(r"^#? ?([A-Z][A-Z0-9_]*)=", text, re.MULTILINE))
+
+
+def test_env_example_names_every_variable_the_service_reads_and_no_other():
+    read, named = _variables_read(), _variables_in_env_example()
+    assert {"DJANGO_SECRET_KEY", "CACHE_URL", "BIND", "WEB_CONCURRENCY"} <= read  # the scan works
+    assert read - named == set(), "read by the service but missing from deploy/env.example"
+    assert named - read == set(), "in deploy/env.example but read by nothing"
+
+
+def test_env_example_puts_no_comment_after_a_value():
+    # systemd's EnvironmentFile keeps "false   # why" as the value, where the shell of step 6
+    # reads "false": the two would disagree
+    for line in (ROOT / "deploy" / "env.example").read_text().splitlines():
+        if re.match(r"#? ?[A-Z][A-Z0-9_]*=", line):
+            assert "#" not in line.lstrip("# ").split("=", 1)[1], line
+
+
+def test_every_variable_of_the_settings_table_is_in_env_example():
+    readme = (ROOT / "deploy" / "README.md").read_text()
+    table = readme.split("## Settings (environment)", 1)[1].split("\n## ", 1)[0]
+    in_table = set(re.findall(r"`([A-Z][A-Z0-9_]{2,})`", table))
+    assert {"DJANGO_SECRET_KEY", "BIND"} <= in_table
+    assert in_table - _variables_in_env_example() == set()
+
+
+def test_host_lists_ignore_the_spaces_after_the_commas():
+    code = "from django.conf import settings as s; print(s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS)"
+    done = _manage("shell", "-v", "0", "-c", code, **_production(
+        DJANGO_ALLOWED_HOSTS="loo.example.org, www.loo.example.org ,",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://loo.example.org, https://www.loo.example.org"))
+    assert done.stdout.split("\n")[0] == (
+        "['loo.example.org', 'www.loo.example.org'] "
+        "['https://loo.example.org', 'https://www.loo.example.org']"), done.stderr
+
+
+def test_a_log_level_in_small_letters_is_read():
+    done = _manage("shell", "-v", "0", "-c", "import logging; "
+                   "print(logging.getLevelName(logging.getLogger().level))", LOG_LEVEL="info")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "INFO"
+
+
+# --- the systemd units ---------------------------------------------------------------------
+
+UNITS = ("loo-ledger-web.service", "loo-ledger-worker.service", "loo-ledger-prune.service")
+
+
+def _unit(name: str) -> dict[str, list[str]]:
+    """A unit file's settings, each key with its values in order (a key may repeat)."""
+    out: dict[str, list[str]] = {}
+    for line in (ROOT / "deploy" / name).read_text().splitlines():
+        if "=" in line and not line.startswith(("#", ";", "[")):
+            key, value = line.split("=", 1)
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def _seconds(value: str) -> int:
+    """A systemd time span of this form: ``630``, ``630s``, ``11min``, ``1h``."""
+    number, unit = re.fullmatch(r"(\d+)\s*(s|min|h)?", value).groups()
+    return int(number) * {None: 1, "s": 1, "min": 60, "h": 3600}[unit]
+
+
+def test_a_stop_lets_the_worker_finish_its_tasks():
+    # systemd's default KillMode (control-group) sends TERM to the pool processes too, which
+    # die mid-task at once (celery resets their TERM handler): only the main process may get it
+    from django.conf import settings
+
+    from games.imports.tasks import import_session
+    from games.tasks import render_pdf
+
+    worker = _unit("loo-ledger-worker.service")
+    assert worker["KillMode"] == ["mixed"]
+    longest = settings.LOO_LONGEST_TASK_SECONDS
+    assert max(t.soft_time_limit for t in (import_session, render_pdf)) <= longest
+    assert _seconds(worker["TimeoutStopSec"][0]) > longest
+
+
+def test_a_job_of_a_killed_worker_is_handed_out_again_but_never_while_it_runs():
+    # the whole worker killed: its unacknowledged message comes back after the visibility
+    # timeout (an hour by Redis's default); one that came back while the task still ran would
+    # run twice at once
+    from django.conf import settings
+
+    from games.imports.tasks import import_session
+    from games.tasks import render_pdf
+
+    timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert settings.LOO_LONGEST_TASK_SECONDS < timeout <= 20 * 60
+    for task in (import_session, render_pdf):
+        assert task.acks_late
+        assert task.reject_on_worker_lost or settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+
+
+def test_every_unit_runs_as_the_service_user_with_the_same_hardening():
+    first = _unit(UNITS[0])
+    hardening = {k: v for k, v in first.items() if k.startswith(("Protect", "Private", "Restrict"))
+                 or k in {"NoNewPrivileges", "LockPersonality", "UMask", "StateDirectoryMode"}}
+    assert hardening["UMask"] == ["0027"] and hardening["NoNewPrivileges"] == ["yes"]
+    assert hardening["ProtectSystem"] == ["full"]  # /opt/loo-ledger stays the service's own
+    for name in UNITS:
+        unit = _unit(name)
+        assert unit["User"] == ["loo"] and unit["WorkingDirectory"] == ["/opt/loo-ledger"]
+        assert unit["EnvironmentFile"] == ["/etc/loo-ledger.env"]
+        assert unit["StateDirectory"] == ["loo-ledger"]
+        assert {k: unit.get(k) for k in hardening} == hardening, name
+        for command in unit.get("ExecStartPre", []) + unit["ExecStart"]:
+            assert command.startswith("/opt/loo-ledger/.venv/bin/"), command
+
+
+@pytest.mark.parametrize("name", ["loo-ledger-web.service", "loo-ledger-worker.service"])
+def test_a_long_running_unit_restarts_after_a_pause(name):
+    # without one, five failures in ten seconds (PostgreSQL not up yet) stop restarts for good
+    unit = _unit(name)
+    assert unit["Restart"] == ["on-failure"]
+    assert _seconds(unit["RestartSec"][0]) >= 2
+
+
+# --- a backing service down at request time: a 503 saying which, never a 500 -----------------
+
+DEAD_REDIS = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": "redis://127.0.0.1:1/9",  # nothing listens on port 1
+                          "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
+
+
+def test_logins_while_the_cache_is_down_are_a_503(club, owner_client):
+    from django.test import override_settings
+    from rest_framework.test import APIClient
+
+    with override_settings(CACHES=DEAD_REDIS):  # (the settings fixture would outlive the
+        # conftest's cache clearing, which then meets the dead Redis)
+        token = APIClient().post("/api/v1/auth/token/", {"username": "olga", "password": "x"})
+        admin = APIClient().post("/admin/login/", {"username": "olga", "password": "x"})
+        # a client holding a token goes on: only logins count tries
+        assert owner_client.get("/api/v1/clubs/oak/sessions/").status_code == 200
+    assert token.status_code == 503 and token["Retry-After"] == "5"
+    body = token.json()
+    assert (body["code"], body["title"]) == ("service-unavailable", "Service unavailable")
+    assert body["detail"].startswith("The login-limit cache cannot be reached just now")
+    assert admin.status_code == 503 and admin["Retry-After"] == "5"
+    assert "login-limit cache cannot be reached" in admin.content.decode()
+
+
+def _lost_database(sqlstate: str | None):
+    """What Django raises when PostgreSQL is gone (psycopg's error, wrapped)."""
+    import psycopg
+    from django.db import OperationalError
+
+    cause = psycopg.errors.lookup(sqlstate)("the server went away") if sqlstate else \
+        psycopg.OperationalError('connection failed: connection to server at "127.0.0.1", '
+                                 "port 5432 failed: Connection refused")
+    try:
+        raise OperationalError(str(cause)) from cause
+    except OperationalError as exc:
+        return exc
+
+
+@pytest.mark.parametrize("sqlstate, service", [
+    (None, "database"),          # refused: the server is down
+    ("57P01", "database"),       # admin_shutdown: a restart ended the connection
+    ("57P03", "database"),       # cannot_connect_now: starting up
+    ("08006", "database"),       # connection_failure
+    ("40P01", None),             # a deadlock is the server answering: not an outage
+    ("55P03", None),             # lock_not_available
+])
+def test_which_database_errors_are_an_outage(sqlstate, service):
+    from loo_ledger.problems import unreachable_service
+
+    assert unreachable_service(_lost_database(sqlstate)) == service
+
+
+def test_a_lost_database_is_a_503_on_the_api_and_on_a_page(club, owner_client, monkeypatch):
+    from django.test import Client
+
+    import accounts.tenancy
+    import games.reports.web
+
+    def gone(*args, **kwargs):
+        raise _lost_database(None)
+
+    monkeypatch.setattr(accounts.tenancy, "resolve_membership", gone)
+    monkeypatch.setattr(games.reports.web, "resolve_membership", gone)
+    api = owner_client.get("/api/v1/clubs/oak/sessions/")
+    assert api.status_code == 503 and api["Retry-After"] == "5", api.content
+    assert api.json()["code"] == "service-unavailable"
+    assert api.json()["detail"].startswith("The database cannot be reached just now")
+    browser = Client()
+    browser.force_login(club.members.get(name="olga").user)
+    page = browser.get("/clubs/oak/results/")
+    assert page.status_code == 503 and page["Retry-After"] == "5"
+    assert page.content.decode().startswith("The database cannot be reached just now")
+
+
+def test_a_redis_that_never_answers_fails_a_login_within_seconds():
+    # a listening socket nobody reads: without socket timeouts a login would hang its gunicorn
+    # worker until the worker's own timeout killed it (a minute)
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        code = ("import time; from django.core.cache import cache; t = time.monotonic()\n"
+                "try: cache.get('login')\n"
+                "except Exception as exc: print(type(exc).__name__)\n"
+                "print(time.monotonic() - t < 10)")
+        done = _manage("shell", "-v", "0", "-c", code, CACHE_URL=f"redis://127.0.0.1:{port}/9")
+    assert done.stdout.split() == ["TimeoutError", "True"], done.stdout + done.stderr
