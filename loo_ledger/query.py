@@ -22,7 +22,7 @@ from rest_framework.settings import api_settings
 
 from games.services.limits import text_problem
 
-from .fields import nearest
+from .fields import UNKNOWN, nearest
 from .problems import Problem
 
 #: the longest value a query parameter may have: a member's name, a day, a rule's name and a
@@ -48,7 +48,8 @@ def query_problem(query: Mapping[str, Any], filters: Iterable[str],
         if name not in known:
             near = nearest(name, known)
             hint = f": did you mean '{near}'?" if near else "."
-            errors.append({"field": name, "message": f"Unknown query parameter '{name}'{hint}"})
+            errors.append({"field": name, "message": f"Unknown query parameter '{name}'{hint}",
+                           "code": UNKNOWN})
             continue
         for value in getlist(name) if name in filters else ():
             if (problem := text_problem(value, MAX_QUERY_CHARS, name)) is not None:

@@ -311,7 +311,8 @@ class ReplayView(APIView):
         rules = data.validated_data.get("rules") or record.get("rules")
         if rules is None:
             raise Problem(400, detail="Give the rules beside the record (or inside it).",
-                          errors=[{"field": "rules", "message": "Required."}], code="validation-error")
+                          errors=[{"field": "rules", "message": "Required.", "code": "required"}],
+                          code="validation-error")
         pool = data.validated_data.get("pool")
         if pool is None:
             pool = record.get("pool", 0)
