@@ -599,7 +599,7 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
     """Which refusals any operation like this one can answer (see accounts.tenancy)."""
     statuses: list[int] = []
     query = [p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"]
-    # ?page=0 too; and any GET: a query parameter the URL does not take (loo_ledger.query)
+    # ?page=0 too; and any request: a query parameter the URL does not take (loo_ledger.query)
     if "requestBody" in operation or query or method in _UNSAFE or method == "get":
         statuses.append(400)
     if {} not in operation.get("security", [{}]):

@@ -30,6 +30,7 @@ from games.services.payments import payment_record
 from games.services.sessions import purchase_record, purchase_void, session_create
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
+from loo_ledger.query import KnownQuery
 
 from . import serializers as s
 from .filters import DealFilter, SessionFilter
@@ -292,7 +293,7 @@ class PaymentListCreateView(SessionMoneyView):
 
 @extend_schema(tags=["replay"], request=s.ReplayRequestSerializer,
                responses={200: VerdictSchema, **problems(400, 401)})
-class ReplayView(APIView):
+class ReplayView(KnownQuery, APIView):
     """Dry run: the verdict on a record under given rules and pool. Stores nothing.
 
     An ``Idempotency-Key`` is accepted and ignored: nothing is stored, so a retry is safe.

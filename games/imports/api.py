@@ -172,6 +172,7 @@ class ImportListView(ClubScopedAPIView):
     name = "Imports"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
+    write_query_parameters = ("allow_duplicate",)
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=IMPORT_BODIES,

@@ -193,7 +193,7 @@ def test_the_dry_run(scorer_client):
                                     format="json")) == {"turnup": ["invalid"]}
 
 
-def test_the_query_string(played, viewer_client):
+def test_the_query_string(played, viewer_client, scorer_client):
     deals = deals_url(played)
     assert codes(viewer_client.get(deals, {"delaer": "ann"})) == {"delaer": ["unknown"]}
     assert codes(viewer_client.get(deals, {"dealer": "a\x00b"})) == {"dealer": ["invalid"]}
@@ -203,6 +203,8 @@ def test_the_query_string(played, viewer_client):
     assert codes(viewer_client.get(session_url(played, "report"), {"format": "csv",
                                                                    "table": "nope"})) == {
         "table": ["invalid"]}
+    assert codes(scorer_client.post(deals + "?bogus=1", {}, format="json")) == {
+        "bogus": ["unknown"]}
 
 
 def test_an_idempotency_key(oak_session, scorer_client):
