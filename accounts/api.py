@@ -54,7 +54,7 @@ def token_answer(token: Token, username: str) -> Response:
     return response
 
 
-class ObtainTokenView(APIView):
+class ObtainTokenView(KnownQuery, APIView):
     """POST: exchange a username and password for your API token (created on first use).
     DELETE: revoke your token (log out every client using it); the next POST makes a new one."""
 
@@ -101,7 +101,7 @@ class ObtainTokenView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PasswordChangeView(generics.GenericAPIView):
+class PasswordChangeView(KnownQuery, generics.GenericAPIView):
     """POST: change your password. Every token of yours is revoked and a new one answered, so
     other clients must log in again; this browser session stays logged in."""
 

@@ -77,7 +77,8 @@ def password_change(*, user: Any, old_password: str, new_password: str) -> Token
         validate_password(new_password, user)
     except ValidationError as err:
         raise Problem(400, detail=" ".join(err.messages), code="validation-error",
-                      errors=[{"field": "new_password", "message": m} for m in err.messages]
+                      errors=[{"field": "new_password", "message": m, "code": e.code}
+                              for e in err.error_list for m in e.messages]
                       ) from None
     user.set_password(new_password)
     user.save(update_fields=["password"])

@@ -7,7 +7,8 @@ Every club-scoped URL carries the club's slug as the ``club`` kwarg
 2. the user is not a member of club  -> 404, the same answer as for a club that does not exist,
    so an outsider never learns that another club exists;
 3. the view's permission classes     -> 403 when the member's role may not do this;
-4. a GET's query parameter the view does not take -> 400 naming it (``loo_ledger.query``).
+4. a query parameter the view does not take, on a read or a write -> 400 naming it
+   (``loo_ledger.query``).
 
 Permission classes here let every member *read* (safe methods) and differ only in who may
 *write*: :class:`CanRead` (nobody), :class:`CanRecord` (owner, scorer), :class:`IsClubOwner`
@@ -130,7 +131,7 @@ class IsClubOwnerOrThisMember(_ClubRolePermission):
 
 class ClubScopedMixin(KnownQuery):
     """Resolves ``self.club`` and ``self.member`` before any permission check (see module doc);
-    then a GET's query string is checked (:class:`~loo_ledger.query.KnownQuery`).
+    then the request's query string is checked (:class:`~loo_ledger.query.KnownQuery`).
 
     Default permission: :class:`CanRecord`. Subclasses set ``permission_classes`` to change who
     may write. ``get_serializer_context`` carries ``club`` and ``member`` to serializers.

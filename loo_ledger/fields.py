@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
 from rest_framework.utils import html
 
 #: a form's text that is a whole number: ASCII digits, a minus sign at most (``int()`` would
@@ -166,13 +167,18 @@ def nearest(name: str, names: Iterable[str]) -> str | None:
     return near[0] if near else None
 
 
+#: the ``code`` of the error naming a body field or a query parameter the endpoint does not take
+UNKNOWN = "unknown"
+
+
 def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = (),
                    parted: Iterable[str] = ()) -> dict[str, list[str]]:
     """Each key of a request body that names none of the ``known`` fields, with a message
     suggesting the nearest ``writable`` one. Left out silently, a misspelt field took its
     default: ``"piad": false`` recorded chips paid on the spot, ``"chipvalue": 25`` a chip worth
     1. In a form post, a key naming a part of one of the ``parted`` fields (a dict's or a
-    list's) is known too."""
+    list's) is known too. Each message is DRF's ``ErrorDetail`` with the code ``unknown``,
+    which the refusal's ``errors`` item carries wherever it is built."""
     if not isinstance(data, Mapping):
         return {}
     known, writable = set(known), sorted(writable)
@@ -185,7 +191,7 @@ def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = ()
             continue  # a form's part of a field: buy_ins.ann, seats[0] (DRF reads them so)
         near = nearest(str(key), writable)
         hint = f"did you mean '{near}'?" if near else f"the fields are {', '.join(writable)}."
-        out[str(key)] = [f"Unknown field '{key}': {hint}"]
+        out[str(key)] = [ErrorDetail(f"Unknown field '{key}': {hint}", code=UNKNOWN)]
     return out
 
 

@@ -10,7 +10,8 @@ One shape for every refusal, so a client needs one error path::
 
 ``errors`` lists field- or action-level errors: an item names a ``field`` (dotted path, list
 positions in brackets) or an ``index`` (into a record's ``actions``), optionally the ``player``
-and ``card``, and always a ``message``.
+and ``card``, and always a ``message`` and a machine-readable ``code`` (:func:`error_code`: one
+function gives every item its code, whichever site built it).
 
 * DRF views: :func:`exception_handler` (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``).
 * Service code: ``raise Problem(409, "Deal number taken", detail=..., code="deal-number-conflict",
@@ -201,6 +202,35 @@ _CODE_BY_EXCEPTION: list[tuple[type[exceptions.APIException], str]] = [
 ]
 _CODE_BY_STATUS: dict[int, str] = {t.status: t.code for t in reversed(PROBLEM_TYPES.values())}
 
+#: an ``errors`` item's ``code`` when neither its site nor its message gave one, by the code of
+#: the problem it is an error of (any other problem's items take the problem's own code:
+#: ``insufficient-chips``, ``payload-too-large``, ...; the engine's: :func:`error_code`)
+ITEM_CODES: dict[str, str] = {
+    "validation-error": "invalid",  # DRF's own code for a value it cannot take
+    "malformed-request": "invalid",
+    "rule-error": "invalid",  # the engine names the option in the message
+    "record-mismatch": "mismatch",  # the record says one thing, the session another
+    "correction-refused": "impossible",  # a later deal could no longer be stored
+}
+#: every code an ``errors`` item may carry, as docs/api.md and the schema list them: DRF's own
+#: (and Django's validators') beside these
+ITEM_CODE_VOCABULARY: dict[str, str] = {
+    "required": "DRF: a field that must be sent was not",
+    "null": "DRF: null where a value is needed",
+    "blank": "DRF: an empty string where text is needed",
+    "invalid": "a value that cannot be taken (DRF's generic code; a service's own check of a "
+               "field; a rule; a field of a deal record the engine cannot read)",
+    "max_length": "DRF: text longer than the field takes (so `min_length`, `max_value`, "
+                  "`min_value`, `invalid_choice`, `not_a_list`, `empty`, `unique`, ... as DRF "
+                  "names them)",
+    "unknown": "a body field or query parameter the endpoint does not take",
+    "impossible": "a deal record's action (`index`) that cannot have happened, or a later deal "
+                  "a correction would make impossible",
+    "mismatch": "a deal record that disagrees with the session (`record-mismatch`)",
+    "insufficient-chips": "a player who would hold fewer chips than the deal or void takes",
+    "authorization": "DRF: a wrong username or password",
+}
+
 
 def problem_type_for_status(status: int) -> ProblemType | None:
     """The generic problem type for an HTTP status (first registered wins)."""
@@ -230,7 +260,7 @@ class Problem(exceptions.APIException):
         self.status_code = status
         self.code = code or (registered.code if registered else "problem")
         self.title = title or (registered.title if registered else HTTPStatus(status).phrase)
-        self.errors = [dict(e) for e in errors] if errors is not None else None
+        self.errors = coded_errors(errors, self.code) if errors is not None else None
         self.headers = dict(headers or {})
         self.extensions = extensions
         super().__init__(detail=detail or self.title, code=self.code)
@@ -257,10 +287,36 @@ def problem_body(
         "code": code,
     }
     if errors is not None:
-        body["errors"] = errors
+        body["errors"] = coded_errors(errors, code)
     if extensions:
         body.update({k: v for k, v in extensions.items() if k not in body})
     return body
+
+
+def error_code(item: Mapping[str, Any], problem_code: str) -> str:
+    """The machine-readable ``code`` of one ``errors`` item of a ``problem_code`` problem.
+
+    Its own when its site gave one (DRF's ``required``, ``max_length``, ...), or its message's
+    when that is DRF's ``ErrorDetail`` (``unknown`` from ``loo_ledger.fields.unknown_fields``);
+    else an engine record error's by what the engine carries: ``impossible`` for an action
+    (``index``, no ``field``) that cannot have happened as recorded (a card the player cannot
+    hold, a second declaration), ``invalid`` for a ``field`` of the record or of an action that
+    cannot be read or does not fit (a card that is no card, a hand of the wrong size, a record
+    that stops before the end); any other by its problem (:data:`ITEM_CODES`). The one place a
+    code is decided, so that no site can leave one out: a client switches on it, never on the
+    message's words.
+    """
+    for own in (item.get("code"), getattr(item.get("message"), "code", None)):
+        if isinstance(own, str) and own:
+            return own
+    if problem_code == "record-error":
+        return "impossible" if item.get("index") is not None and not item.get("field") else "invalid"
+    return ITEM_CODES.get(problem_code, problem_code)
+
+
+def coded_errors(errors: Iterable[Mapping[str, Any]], problem_code: str) -> list[dict[str, Any]]:
+    """``errors`` as plain dicts, each with its :func:`error_code` (a code given stays)."""
+    return [{**e, "code": error_code(e, problem_code)} for e in errors]
 
 
 def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any]]:
@@ -553,8 +609,8 @@ def problem_index_view(request: HttpRequest) -> HttpResponse:
 
 PROBLEM_ERROR_ITEM_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "description": "One field- or action-level error. `message` is always there; the others "
-                   "when they apply.",
+    "description": "One field- or action-level error. `message` and `code` are always there; "
+                   "the others when they apply.",
     "properties": {
         "field": {"type": "string", "nullable": True,
                   "description": "Dotted path of the field, list positions in brackets "
@@ -565,9 +621,15 @@ PROBLEM_ERROR_ITEM_SCHEMA: dict[str, Any] = {
         "card": {"type": "string", "nullable": True, "description": "Card concerned, e.g. `QD`."},
         "deal": {"type": "integer", "description": "Deal number concerned (corrections)."},
         "message": {"type": "string"},
-        "code": {"type": "string", "nullable": True, "description": "Machine-readable reason."},
+        "code": {"type": "string", "minLength": 1,
+                 "description": "Machine-readable reason, stable (switch on it, never on "
+                                "`message`): "
+                                + "; ".join(f"`{c}`: {what}" for c, what in
+                                            ITEM_CODE_VOCABULARY.items())
+                                + "; or, on a problem none of these fit, the problem's own "
+                                  "`code` (e.g. `payload-too-large`)."},
     },
-    "required": ["message"],
+    "required": ["message", "code"],
     "additionalProperties": True,
 }
 
@@ -607,7 +669,7 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
     """Which refusals any operation like this one can answer (see accounts.tenancy)."""
     statuses: list[int] = []
     query = [p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"]
-    # ?page=0 too; and any GET: a query parameter the URL does not take (loo_ledger.query)
+    # ?page=0 too; and any request: a query parameter the URL does not take (loo_ledger.query)
     if "requestBody" in operation or query or method in _UNSAFE or method == "get":
         statuses.append(400)
     if {} not in operation.get("security", [{}]):

@@ -381,6 +381,11 @@ class ImportErrorSchema(serializers.Serializer):
     index = serializers.IntegerField(required=False, allow_null=True, help_text="From the engine: index into the record's actions.")
     player = serializers.CharField(required=False, allow_null=True)
     card = serializers.CharField(required=False, allow_null=True)
+    code = serializers.CharField(help_text="Machine-readable reason, as a 400's `errors[].code` "
+                                 "(`ProblemErrorItem`): the engine's `invalid`/`impossible`, "
+                                 "`mismatch`, `insufficient-chips`, else `invalid`; "
+                                 "`unchecked` where the file was checked no further (past the "
+                                 "error cap, or lines after a bad deal line).")
 
 
 class ImportJobSchema(serializers.Serializer):

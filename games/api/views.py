@@ -30,6 +30,7 @@ from games.services.payments import payment_record
 from games.services.sessions import purchase_record, purchase_void, session_create
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
+from loo_ledger.query import KnownQuery
 
 from . import serializers as s
 from .filters import DealFilter, SessionFilter
@@ -292,7 +293,7 @@ class PaymentListCreateView(SessionMoneyView):
 
 @extend_schema(tags=["replay"], request=s.ReplayRequestSerializer,
                responses={200: VerdictSchema, **problems(400, 401)})
-class ReplayView(APIView):
+class ReplayView(KnownQuery, APIView):
     """Dry run: the verdict on a record under given rules and pool. Stores nothing.
 
     An ``Idempotency-Key`` is accepted and ignored: nothing is stored, so a retry is safe.
@@ -311,7 +312,8 @@ class ReplayView(APIView):
         rules = data.validated_data.get("rules") or record.get("rules")
         if rules is None:
             raise Problem(400, detail="Give the rules beside the record (or inside it).",
-                          errors=[{"field": "rules", "message": "Required."}], code="validation-error")
+                          errors=[{"field": "rules", "message": "Required.", "code": "required"}],
+                          code="validation-error")
         pool = data.validated_data.get("pool")
         if pool is None:
             pool = record.get("pool", 0)

@@ -22,7 +22,7 @@ from games.services.idempotency import idempotent
 from loo_ledger.fields import KnownFieldsOnly, read_flag, unknown_fields
 from loo_ledger.locations import location
 from loo_ledger.parsers import StorableJSONParser
-from loo_ledger.problems import Problem
+from loo_ledger.problems import Problem, coded_errors
 
 
 def file_too_large(**extra: Any) -> Problem:
@@ -68,7 +68,10 @@ def job_json(request: Request, job: ImportJob) -> dict[str, Any]:
     return {
         "id": job.pk, "status": job.status, "filename": job.filename,
         "total": job.total, "done": job.done, "progress": f"{job.done}/{job.total}",
-        "errors": job.errors, "detail": job.detail, "attempts": job.attempts,
+        # each with its code, as a 400's errors (a line refused as a body's field would be):
+        # the engine's and the services' as they gave them, the file's own checks `invalid`
+        "errors": coded_errors(job.errors, "validation-error"), "detail": job.detail,
+        "attempts": job.attempts,
         "session": job.session_id, "report": session_url,
         "created_at": job.created_at, "started_at": job.started_at, "finished_at": job.finished_at,
         "url": request.build_absolute_uri(
@@ -113,7 +116,9 @@ def _sent_file(request: Request) -> tuple[str, str]:
                 else f"Must be the file's text (a string), not {type(source).__name__}.")
         raise Problem(400, detail="Send the session file: a `file` upload, a JSON body "
                       "{\"source\": \"...\"} or a raw application/x-ndjson body.",
-                      errors=[{"field": "source", "message": said}], code="validation-error")
+                      errors=[{"field": "source", "message": said,
+                               "code": "required" if source is None else "invalid"}],
+                      code="validation-error")
     return source, str(data.get("filename", "") or "")
 
 
@@ -167,6 +172,7 @@ class ImportListView(ClubScopedAPIView):
     name = "Imports"  # the browsable API's title and breadcrumb
 
     permission_classes = [CanRecord]
+    write_query_parameters = ("allow_duplicate",)
     parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=IMPORT_BODIES,

@@ -166,7 +166,7 @@ class ImportRefused(Exception):
         if len(errors) > MAX_ERRORS:
             errors = errors[:MAX_ERRORS] + [_err(
                 errors[MAX_ERRORS]["line"], f"more than {MAX_ERRORS} errors: the first "
-                f"{MAX_ERRORS} are listed and the file was checked no further")]
+                f"{MAX_ERRORS} are listed and the file was checked no further", code=UNCHECKED)]
         self.errors = errors
         bad = len({e.get("line") for e in errors if e not in (notes or [])})
         unchecked = ", and lines left unchecked after a bad deal line (see the errors)" if notes else ""
@@ -254,6 +254,11 @@ def import_job_retry(*, club: Club, job_id: int) -> ImportJob:
         job.save(update_fields=["status", "detail"])
         publish(job.pk)
     return job
+
+
+#: the ``code`` of a job's entry saying where the file was not checked (past the error cap, or
+#: after a bad deal line), rather than a bad line of its own
+UNCHECKED = "unchecked"
 
 
 def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
@@ -589,7 +594,8 @@ class Unchecked:
                             f"after the bad deal line {bad} the pool the session closes with "
                             "is unknown, so whether the final deal was played and what the "
                             "closing buys back (which bounds those payments) cannot be worked "
-                            f"out; fix line {bad} and import again to have them checked")
+                            f"out; fix line {bad} and import again to have them checked",
+                      code=UNCHECKED)
                  for bad, line in self.closes]
         for i, (bad, first, last) in enumerate(self.runs):
             span = ("from here on" if self.going_on and i == len(self.runs) - 1
@@ -597,7 +603,7 @@ class Unchecked:
             notes.append(_err(first, f"the deal lines {span} were not checked: after the bad "
                                      f"deal line {bad} the pool and the dealer they start from "
                                      f"are unknown, and they do not state them; fix line {bad} "
-                                     "and import again to have them checked"))
+                                     "and import again to have them checked", code=UNCHECKED))
         return notes
 
 
@@ -711,7 +717,7 @@ def _check_void(line: Line, bought: Bought, held: dict[str, int], owed: dict[str
         return  # that purchase line's own error is listed
     player, chips, paid = purchase
     if not allow_credit and (problem := void_chips_problem(player, held[player], chips)):
-        errors.append(_err(line.number, problem["message"], player=player, field="purchase"))
+        errors.append(_err(line.number, problem["message"], **_where(problem)))
     held[player] -= chips
     if not paid:
         owed[player] -= chips * chip_value
@@ -749,7 +755,7 @@ def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSess
         return None, False
     deltas = verdict["settlement"]["deltas"]
     if not allow_credit:
-        errors += [_err(line.number, e["message"], deal=number, player=e["player"])
+        errors += [_err(line.number, e["message"], deal=number, player=e["player"], code=e["code"])
                    for e in credit_errors(held, deltas)]
     for seat, delta in deltas.items():
         held[seat] = held.get(seat, 0) + delta
@@ -757,7 +763,8 @@ def _check_deal(line: Line, number: int, carry: NextDeal | None, table: GameSess
 
 
 def _where(e: dict[str, Any]) -> dict[str, Any]:
-    return {k: e.get(k) for k in ("index", "player", "card", "field")}
+    """Where a service's or the engine's error points, and its ``code``, for a line's error."""
+    return {k: e.get(k) for k in ("index", "player", "card", "field", "code")}
 
 
 def _memo(line: Line) -> Any:

@@ -266,6 +266,7 @@ def credit_errors(balances: Mapping[str, int], deltas: Mapping[str, int], *, dea
         if delta < 0 and held + delta < 0:
             item: dict[str, Any] = {
                 "player": player, "field": "record", "holds": held, "owes": -delta,
+                "code": "insufficient-chips",  # beside a correction's other refusals too
                 "message": f"{player} holds {held} and owes {-delta}: {advice}",
             }
             if deal is not None:

@@ -262,7 +262,7 @@ def void_chips_problem(player: str, held: int, chips: int) -> dict[str, Any] | N
     if held >= chips:
         return None
     return {"field": "purchase", "player": player, "holds": held, "takes": chips,
-            "message": f"{player} holds {held} chips and the void takes back {chips}: without "
+            "code": "insufficient-chips", "message": f"{player} holds {held} chips and the void takes back {chips}: without "
                        "credit a void may not take a player below zero."}
 
 

@@ -235,7 +235,7 @@ def test_correction_refused_when_a_deal_it_leaves_alone_would_take_a_player_belo
     assert data["code"] == "correction-refused" and data["deal"] == 2
     assert data["errors"] == [{"player": "dan", "field": "record", "deal": 2, "holds": 2, "owes": 3,
                                "message": "dan holds 2 and owes 3: a purchase recorded now would "
-                                          "come after that deal"}]
+                                          "come after that deal", "code": "insufficient-chips"}]
     assert snapshot(session) == before
 
 
@@ -249,7 +249,7 @@ def test_correction_refused_when_a_later_deal_goes_below_zero(make_session, post
     assert data["code"] == "correction-refused" and data["deal"] == 2
     assert data["errors"][0] == {"player": "bob", "field": "record", "deal": 2, "holds": 0, "owes": 3,
                                  "message": "bob holds 0 and owes 3: a purchase recorded now would "
-                                            "come after that deal"}
+                                            "come after that deal", "code": "insufficient-chips"}
     assert "would make deal 2 impossible" in data["detail"] and "Nothing was changed" in data["detail"]
     assert snapshot(session) == before
 

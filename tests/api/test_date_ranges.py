@@ -39,7 +39,8 @@ def test_a_range_that_ends_before_it_starts_is_the_same_400_on_both(url, viewer_
     body = problem(viewer_client.get(url, BACKWARDS), 400)
     assert body["code"] == "validation-error"
     assert body["detail"] == "date_from (2026-11-30) is after date_to (2026-11-01)."
-    assert body["errors"] == [{"field": "date_to", "message": "Must not be before date_from."}]
+    assert body["errors"] == [{"field": "date_to", "message": "Must not be before date_from.",
+                               "code": "invalid"}]
 
 
 def test_the_sessions_list_still_takes_a_one_day_range(viewer_client, make_session):
@@ -69,7 +70,7 @@ def test_the_results_take_date_from_and_date_to(viewer_client, two_closed):
 def test_the_results_name_the_aliases_a_client_sent(viewer_client):
     body = problem(viewer_client.get(RESULTS, {"from": "2026-11-30", "to": "2026-11-01"}), 400)
     assert body["detail"] == "from (2026-11-30) is after to (2026-11-01)."
-    assert body["errors"] == [{"field": "to", "message": "Must not be before from."}]
+    assert body["errors"] == [{"field": "to", "message": "Must not be before from.", "code": "invalid"}]
 
 
 @pytest.mark.parametrize("query, field", [
@@ -121,4 +122,5 @@ def test_a_day_that_is_none_is_the_same_400_on_both(viewer_client, field, day):
     assert answers[0] == answers[1]
     assert answers[0]["code"] == "validation-error"
     assert answers[0]["detail"] == f"{field} must be a date like 2026-11-30, not {json.dumps(day)}"
-    assert answers[0]["errors"] == [{"field": field, "message": "Expected YYYY-MM-DD."}]
+    assert answers[0]["errors"] == [{"field": field, "message": "Expected YYYY-MM-DD.",
+                                     "code": "invalid"}]

@@ -173,7 +173,7 @@ def test_service_problem_carries_title_errors_and_extensions():
         "detail": "Deal 7 is already recorded; the next is 8.",
         "instance": "/api/v1/test/conflict/",
         "code": "deal-number-conflict",
-        "errors": [{"field": "number", "message": "expected 8"}],
+        "errors": [{"field": "number", "message": "expected 8", "code": "deal-number-conflict"}],
         "current_number": 7,
     }
 
@@ -193,7 +193,8 @@ def test_engine_record_error_is_400_listing_every_error():
 def test_engine_rule_error_is_400_naming_the_option():
     body = problem(APIClient().get("/api/v1/test/rule-error/"), 400)
     assert body["code"] == "rule-error"
-    assert body["errors"] == [{"field": "rules", "message": "loo: 'huge' is not one of limited, unlimited"}]
+    assert body["errors"] == [{"field": "rules", "message": "loo: 'huge' is not one of limited, unlimited",
+                               "code": "invalid"}]
 
 
 def test_django_validation_error_is_400():

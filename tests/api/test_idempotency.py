@@ -173,5 +173,5 @@ def test_a_key_holding_a_nul_character_is_refused(oak_session, post_deal):
     # PostgreSQL cannot store NUL in text: a 400 naming the header, not a 500 at the insert
     data = problem(post_deal(oak_session, 1, DEAL1, **{"Idempotency-Key": "k\x00"}), 400)
     assert data["errors"] == [{"field": "Idempotency-Key",
-                               "message": "Null characters are not allowed."}]
+                               "message": "Null characters are not allowed.", "code": "invalid"}]
     assert not Deal.objects.exists() and not IdempotencyKey.objects.exists()

@@ -50,7 +50,8 @@ def test_a_browser_session_stays_logged_in(club):
 
 def test_a_wrong_current_password_changes_nothing(scorer_client):
     data = problem(_change(scorer_client, "not-it", NEW), 400)
-    assert data["errors"] == [{"field": "old_password", "message": "Wrong password."}]
+    assert data["errors"] == [{"field": "old_password", "message": "Wrong password.",
+                               "code": "invalid"}]
     assert get_user_model().objects.get(username="sam").check_password(TEST_PASSWORD)
     assert scorer_client.get("/api/v1/clubs/").status_code == 200  # the token still works
 

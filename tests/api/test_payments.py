@@ -333,7 +333,7 @@ def test_a_payment_memo_over_its_bound_is_refused_whole_not_cut(owing, scorer_cl
         payment_record(session=owing, player="bob", money=50, memo="m" * (most + 1))
     assert refused.value.status_code == 400
     assert refused.value.errors == [{"field": "memo", "message": (
-        "The memo is 201 characters long; it may be at most 200.")}]
+        "The memo is 201 characters long; it may be at most 200."), "code": "invalid"}]
     data = problem(pay(scorer_client, owing, "bob", 50, memo="m" * (most + 1)), 400)
     assert data["errors"][0]["field"] == "memo"
     assert not ChipPayment.objects.exists()

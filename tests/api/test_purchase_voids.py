@@ -290,7 +290,7 @@ def test_without_credit_a_void_may_not_take_a_player_below_zero(played, scorer_c
     assert data["errors"] == [{
         "field": "purchase", "player": "cat", "holds": 14, "takes": 20,
         "message": "cat holds 14 chips and the void takes back 20: without credit a void may "
-                   "not take a player below zero."}]
+                   "not take a player below zero.", "code": "insufficient-chips"}]
     assert LedgerEntry.objects.count() == entries and not PurchaseVoid.objects.exists()
 
 

@@ -35,7 +35,8 @@ def test_explicit_money_must_be_the_chips_value(oak_session, scorer_client):
                                       {"player": "bob", "chips": 10, "money": 500}, format="json"), 400)
     assert data["errors"] == [{"field": "money", "player": "bob", "message":
                                "money must be the chips' value at the session's chip value: "
-                               "10 x 10 = 100, not 500 (leave money out to use it)."}]
+                               "10 x 10 = 100, not 500 (leave money out to use it).",
+                               "code": "invalid"}]
     assert LedgerEntry.objects.count() == before
     assert not ChipPurchase.objects.filter(player="bob", chips=10).exists()
 
@@ -78,7 +79,7 @@ def test_a_seated_banker_buys_his_own_chips_paid_not_owed(make_session, scorer_c
                                       {"player": "ann", "chips": 10, "paid": False}, format="json"), 400)
     assert data["errors"] == [{"field": "paid", "player": "ann", "message": (
         "ann is the banker: the banker's own chips are owed to nobody, so his purchase is paid "
-        "(paid: true).")}]
+        "(paid: true)."), "code": "invalid"}]
     assert LedgerEntry.objects.count() == before
     # paid, he buys; and the others may still buy from him on credit
     for player, paid in (("ann", True), ("bob", False)):
@@ -122,7 +123,7 @@ def test_a_memo_over_its_bound_is_refused_whole_not_cut(oak_session, scorer_clie
         purchase_record(session=oak_session, player="bob", chips=5, memo="m" * (most + 1))
     assert refused.value.status_code == 400
     assert refused.value.errors == [{"field": "memo", "message": (
-        "The memo is 201 characters long; it may be at most 200.")}]
+        "The memo is 201 characters long; it may be at most 200."), "code": "invalid"}]
     data = problem(scorer_client.post(session_url(oak_session, "purchases/"),
                                       {"player": "bob", "chips": 5, "memo": "m" * (most + 1)},
                                       format="json"), 400)

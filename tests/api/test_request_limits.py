@@ -125,7 +125,7 @@ def test_a_deal_record_over_its_size_bound_is_a_400_naming_it(oak_session, score
     assert data["detail"] == ("Deal 1's record is 16,385 bytes as a session file writes it (its "
                               "pool at the widest); a deal record may be at most 16,384 bytes. "
                               "Leave out what the engine does not read (notes, client fields).")
-    assert data["errors"] == [{"field": "record", "message": data["detail"]}]
+    assert data["errors"] == [{"field": "record", "message": data["detail"], "code": "invalid"}]
     assert not Deal.objects.filter(session=oak_session).exists()
     assert not LedgerEntry.objects.filter(session=oak_session, deal__isnull=False).exists()
     # at the bound it is stored whole, note and all

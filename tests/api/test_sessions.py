@@ -149,7 +149,7 @@ def test_a_name_over_its_bound_is_refused_by_the_service_too(make_session, score
         make_session(name="n" * 121)
     assert refused.value.status_code == 400 and refused.value.errors == [{
         "field": "name", "message": "The session's name is 121 characters long; it may be at "
-                                    "most 120."}]
+                                    "most 120.", "code": "invalid"}]
     assert not GameSession.objects.exists()
     assert make_session(name="\u00e9" * 120).name == "\u00e9" * 120
 

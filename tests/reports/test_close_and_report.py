@@ -121,7 +121,8 @@ def test_report_csv_tables_parse(closed_session, player_client):
     assert transfers[1][:3] == ["ann", "bob", "29.50"]
     bad = player_client.get(base, {"format": "csv", "table": "nope"})
     assert bad.status_code == 400 and bad["Content-Type"] == "application/problem+json"
-    assert bad.json()["errors"] == [{"field": "table", "message": 'Unknown table "nope".'}]
+    assert bad.json()["errors"] == [{"field": "table", "message": 'Unknown table "nope".',
+                                     "code": "invalid"}]
     assert bad.json()["detail"] == "table must be one of players, deals, transfers, purchases."
 
 

@@ -360,7 +360,8 @@ def test_a_nul_character_is_refused_before_anything_is_stored(scorer_client,
                                 content_type="application/x-ndjson")
     assert raw.status_code == 400
     assert raw.json()["errors"] == [{"field": "source",
-                                     "message": "Null characters are not allowed."}]
+                                     "message": "Null characters are not allowed.",
+                                     "code": "invalid"}]
     assert ImportJob.objects.count() == 0
     # an escaped \u0000 inside a line's JSON: that line is reported, nothing stored
     lines = kit.session_lines()
@@ -631,7 +632,7 @@ def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
     assert job["status"] == "failed"
     # the header's fault is reported before the lines are read against it
     assert job["errors"] == [{"line": 1, "field": "name", "message": (
-        "the session's name is 121 characters long; it may be at most 120")}]
+        "the session's name is 121 characters long; it may be at most 120"), "code": "invalid"}]
     lines[0] = kit.header()
     job = post_file(scorer_client, "\n".join(json.dumps(x) for x in lines),
                     django_capture_on_commit_callbacks,
@@ -642,7 +643,8 @@ def test_lines_over_their_size_bounds_are_each_named_and_nothing_is_stored(
     assert deal["message"].startswith("Deal 1's record is 17,061 bytes as a session file")
     assert "a deal record may be at most 16,384 bytes" in deal["message"]
     assert purchase == {"line": at + 1, "field": "memo", "player": lines[at]["purchase"]["player"],
-                        "message": "The memo is 201 characters long; it may be at most 200."}
+                        "message": "The memo is 201 characters long; it may be at most 200.",
+                        "code": "invalid"}
     assert payment == {**purchase, "line": len(lines), "player": "cat"}
     assert not GameSession.objects.exists()
 
@@ -691,7 +693,8 @@ def test_a_file_with_more_purchases_than_a_session_holds_is_refused_unread(
     job = post_file(scorer_client, kit.session_file(), django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     assert job["errors"] == [{"line": last, "message": "purchase 17: a session holds at most 16 "
-                              "purchases (the header's buy-ins among them); split the file"}]
+                              "purchases (the header's buy-ins among them); split the file",
+                              "code": "invalid"}]
     assert not GameSession.objects.exists()
 
 
@@ -704,7 +707,8 @@ def test_a_file_of_many_bad_lines_lists_the_first_hundred(scorer_client,
     assert job["status"] == "failed"
     assert len(job["errors"]) == MAX_ERRORS + 1
     assert job["errors"][-1] == {"line": 102, "message": "more than 100 errors: the first 100 "
-                                 "are listed and the file was checked no further"}
+                                 "are listed and the file was checked no further",
+                                 "code": "unchecked"}
     listed = scorer_client.get(IMPORTS).json()
     assert len(listed[0]["errors"]) == MAX_ERRORS + 1  # and the list serves no more
 
@@ -1001,16 +1005,16 @@ def test_a_banker_pays_nobody_in_a_file_either(scorer_client, django_capture_on_
         (len(lines), "ann is the banker: the banker's own chips are paid to nobody.")]
 
 
-@pytest.mark.parametrize("body, message", [
-    ({}, "Missing."),
-    ({"source": "  \n"}, "The file is empty."),
-    ({"source": 123}, "Must be the file's text (a string), not int."),
-    ({"source": ["a line"]}, "Must be the file's text (a string), not list."),
+@pytest.mark.parametrize("body, message, code", [
+    ({}, "Missing.", "required"),
+    ({"source": "  \n"}, "The file is empty.", "invalid"),
+    ({"source": 123}, "Must be the file's text (a string), not int.", "invalid"),
+    ({"source": ["a line"]}, "Must be the file's text (a string), not list.", "invalid"),
 ])
-def test_a_source_that_is_not_a_file_says_which(scorer_client, body, message):
+def test_a_source_that_is_not_a_file_says_which(scorer_client, body, message, code):
     response = scorer_client.post(IMPORTS, body, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"] == [{"field": "source", "message": message}]
+    assert response.json()["errors"] == [{"field": "source", "message": message, "code": code}]
 
 
 def test_a_number_in_a_file_is_a_json_integer_and_refused_as_the_api_refuses_it(
@@ -1108,7 +1112,7 @@ def test_deal_lines_left_unchecked_after_a_bad_one_are_said(
     assert job["errors"][-1] == {"line": 3, "message": (
         "the deal lines from here on were not checked: after the bad deal line 2 the pool and "
         "the dealer they start from are unknown, and they do not state them; fix line 2 and "
-        "import again to have them checked")}
+        "import again to have them checked"), "code": "unchecked"}
     assert job["detail"] == ("1 bad line(s), and lines left unchecked after a bad deal line "
                              "(see the errors); nothing was stored.")
     assert not GameSession.objects.exists()
@@ -1168,7 +1172,7 @@ def test_a_close_line_after_a_bad_deal_line_is_said_unchecked(
         "this close line was not checked, nor the payments after it: after the bad deal line 8 "
         "the pool the session closes with is unknown, so whether the final deal was played and "
         "what the closing buys back (which bounds those payments) cannot be worked out; fix "
-        "line 8 and import again to have them checked")}
+        "line 8 and import again to have them checked"), "code": "unchecked"}
     assert job["detail"] == ("1 bad line(s), and lines left unchecked after a bad deal line "
                              "(see the errors); nothing was stored.")
     assert not GameSession.objects.exists()

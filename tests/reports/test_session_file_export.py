@@ -675,7 +675,7 @@ def test_a_session_reopened_after_a_payment_while_closed_imports_back(
     errors = import_errors(scorer_client, django_capture_on_commit_callbacks, lines)
     assert errors == [{"line": lines.index(tail[2]) + 1, "player": "cat", "field": "money", "message": (
         "After closing, only an owner may refund a payment: it reopens a debt the closing had "
-        "settled. The importer is not an owner of this club.")}]
+        "settled. The importer is not an owner of this club."), "code": "invalid"}]
     copy = reimported(session, viewer_client, owner_client, django_capture_on_commit_callbacks)
     same_session(session, copy, viewer_client)
     assert closing_log(copy) == closing_log(session) == [
@@ -764,7 +764,7 @@ def test_a_reopening_says_why_in_at_most_1000_characters(closed_session_of_credi
                            "most 1,000."))]:
         refused = problem(owner_client.post(url(session, "reopen"), {"reason": reason},
                                             format="json"), 400)
-        assert refused["errors"] == [{"field": "reason", "message": message}]
+        assert refused["errors"] == [{"field": "reason", "message": message, "code": "invalid"}]
     # at the bound once stripped, as stored and as the file carries it
     done = owner_client.post(url(session, "reopen"), {"reason": f" {'x' * 1_000} "},
                              format="json")
@@ -848,7 +848,7 @@ def test_without_credit_a_payment_under_a_reopened_closing_is_at_most_the_debt(
         {"reopen": {"reason": "again"}}])
     assert errors == [{"line": len(lines) + 2, "player": "cat", "field": "money", "message": (
         "cat owes 50 for chips and cannot pay 60: without credit no closing leaves more owing "
-        "than the chips cost.")}]
+        "than the chips cost."), "code": "invalid"}]
 
 
 def test_no_login_is_no_owner_for_a_refund_after_the_close(club, member_for):
