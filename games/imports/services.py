@@ -50,10 +50,12 @@ from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
 from games.rules.session import (
+    NOT_AN_OBJECT,
     SESSION_FORMAT,
     beside_service_line,
     first_dealer,
     first_dealer_problem,
+    not_json,
     order_problems,
     service_line,
 )
@@ -324,13 +326,13 @@ def parse_session_file(text: str) -> SessionFile:
         try:
             data = json.loads(raw, parse_constant=_not_a_number)
         except json.JSONDecodeError as exc:
-            data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
+            data, problem = None, not_json(exc)  # (the replay's words)
         except RecursionError:
             data, problem = None, "not JSON that can be read: nested too deeply"
         except ValueError as exc:  # NaN or Infinity, or a number of more than 4,300 digits
             data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
         else:
-            problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
+            problem = NOT_AN_OBJECT if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.service_line, which the engine's
         # replay passes over): chips bought, money paid later, a closing, a reopening
         extra = service_line(data) if isinstance(data, dict) else None

@@ -125,15 +125,25 @@ def _line_error(line_no: int, problem: str, field: str) -> RecordError:
     return RecordError([_at_line(line_no, f"line {line_no}: {problem}", field)])
 
 
+#: the words for a line that is JSON but no object, the replay's and the import's
+NOT_AN_OBJECT = "each line must be a JSON object"
+
+
+def not_json(err: json.JSONDecodeError) -> str:
+    """The words for a line that is no JSON, the replay's and the import's (where on the line:
+    a line of a session file is one JSON object, so its column says where it went wrong)."""
+    return f"not JSON: {err.msg} at column {err.colno}"
+
+
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
     if isinstance(line, Mapping):
         return line
     try:
         value = json.loads(line)
     except json.JSONDecodeError as err:
-        raise _line_error(number, f"not JSON ({err.msg})", "line") from None
+        raise _line_error(number, not_json(err), "line") from None
     if not isinstance(value, Mapping):
-        raise _line_error(number, "not a JSON object", "line")
+        raise _line_error(number, NOT_AN_OBJECT, "line")
     return value
 
 

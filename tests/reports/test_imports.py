@@ -504,6 +504,23 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     assert not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize(("bad", "message"), [
+    ("{not json", "not JSON: Expecting property name enclosed in double quotes at column 2"),
+    ("[1, 2]", "each line must be a JSON object"),
+])
+def test_a_line_that_is_no_json_object_is_refused_in_the_replays_words(
+        scorer_client, django_capture_on_commit_callbacks, bad, message):
+    # the engine's replay said "not JSON (Expecting ...)" and "not a JSON object": now both say
+    # it alike (games.rules.session.not_json, NOT_AN_OBJECT), the replay after "line 3: "
+    from tests.reports.test_session_file_export import engine_errors
+
+    lines = [json.dumps(x) for x in kit.session_lines()[:2]] + [bad]
+    job = post_file(scorer_client, "\n".join(lines), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert job["errors"] == [{"line": 3, "message": message}]
+    assert [(e["line"], e["message"]) for e in engine_errors(lines)] == [(3, message)]
+
+
 @pytest.mark.parametrize(("beside", "named"), [
     ({"void": {"purchase": 1, "reason": "keyed twice"}}, '"void"'),  # two lines in one
     ({"memo": "rebuy"}, '"memo"'),  # a memo put outside the purchase
