@@ -50,11 +50,13 @@ from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
 from games.rules.session import (
+    NOT_AN_OBJECT,
     SESSION_FORMAT,
     beside_service_line,
     first_dealer,
     first_dealer_problem,
-    out_of_order,
+    not_json,
+    order_problems,
     service_line,
 )
 from games.selectors import NextDeal
@@ -329,13 +331,13 @@ def parse_session_file(text: str) -> SessionFile:
         try:
             data = json.loads(raw, parse_constant=_not_a_number)
         except json.JSONDecodeError as exc:
-            data, problem = None, f"not JSON: {exc.msg} at column {exc.colno}"
+            data, problem = None, not_json(exc)  # (the replay's words)
         except RecursionError:
             data, problem = None, "not JSON that can be read: nested too deeply"
         except ValueError as exc:  # NaN or Infinity, or a number of more than 4,300 digits
             data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
         else:
-            problem = "each line must be a JSON object" if not isinstance(data, dict) else unstorable(data)
+            problem = NOT_AN_OBJECT if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.service_line, which the engine's
         # replay passes over): chips bought, money paid later, a closing, a reopening
         extra = service_line(data) if isinstance(data, dict) else None
@@ -354,7 +356,8 @@ def parse_session_file(text: str) -> SessionFile:
                 sf.errors.append(_err(number, f"the session header is unreadable: {problem}"))
             else:
                 sf.lines.append(Line(number, "bad" if not_a_deal else "unreadable", {}))
-                sf.errors.append(_err(number, problem))
+                # a line beside the deals under the field of its kind, as the replay names it
+                sf.errors.append(_err(number, problem, field=extra if not_a_deal else None))
             if len(sf.errors) > MAX_ERRORS:
                 raise ImportRefused(sf.errors)
         elif header is None:
@@ -489,11 +492,21 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             break
         if line.kind == "bad":
             continue  # its error is already listed; it is not a deal
-        # in the order the service makes them, as the engine's replay reads them
-        if (problem := out_of_order(line.kind, closed.line if closed else 0)) is not None:
-            errors.append(_err(line.number, problem))
-            if line.kind == "close":
-                continue  # (the session stays closed at the first close line)
+        is_deal = line.kind in ("deal", "unreadable")
+        if is_deal:
+            stated = line.data.get("number")
+            if carry is None and type(stated) is int and stated >= 1:
+                number = stated  # after a bad line, the record says where it stands
+            else:
+                number += 1
+        # in the order the service makes them, and none after the final deal, as the
+        # engine's replay reads them and in its words, fields and deal numbers
+        order = order_problems("deal" if is_deal else line.kind, closed.line if closed else 0,
+                               final_line or 0)
+        errors += [_err(line.number, message, field=field, deal=number if is_deal else None)
+                   for field, message in order]
+        if order and line.kind == "close":
+            continue  # (the session stays closed at the first close line)
         if line.kind == "close":
             closed = _check_close(line, line.number in reopened, carry, last_deal, table, held,
                                   errors)
@@ -527,15 +540,6 @@ def validate_session_file(club: Club, sf: SessionFile, progress: Progress | None
             _check_payment(line, seats, None if banker == CLUB_BANKER else banker, owed, paid,
                            errors, bool(h.get("allow_credit")), closed, may_refund)
             continue
-        stated = line.data.get("number")
-        if carry is None and type(stated) is int and stated >= 1:
-            number = stated  # after a bad line, the record says where it stands
-        else:
-            number += 1
-        if final_line is not None:
-            errors.append(_err(line.number, f"a deal after the final deal (line {final_line}), "
-                                            "which plays the pool off: it is the session's last",
-                               deal=number))
         before = carry
         carry, final = _check_deal(line, number, carry, table, held, errors,
                                    bool(h.get("allow_credit")))

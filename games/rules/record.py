@@ -349,6 +349,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     plays, seen, exchanges, miss_player, ops = (
         _read_clean(actions, r.game == "three-card")
         or _read_actions(record, r, dealer, actions, errors, bad))
+    unread = set(bad)  # (exchanges that draw nothing off the stock: unread ones)
     stock = _stock_against_draws(record.get("stock"), r, dealer, actions, plays, exchanges, ops,
                                  errors, bad)
     given = record.get("hands") or {}
@@ -386,7 +387,8 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     if turnup is not None and r.turnup_to_dealer and r.game != "irish" and dealer in inferred \
             and turnup in hands[dealer]:  # taken, not dealt (even unrecorded)
         hands[dealer] = [c for c in hands[dealer] if c != turnup]
-    if check and (given or record.get("miss") is not None
+    places = _stock_places(stock, r, dealer, actions, unread)
+    if check and (given or record.get("miss") is not None or places
                   or (turnup in seen and not _dealer_owns(r, dealer, turnup, plays))):
         first_play = {}
         for i, a in enumerate(actions):
@@ -397,7 +399,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
         already = set(bad)
         seated = {p: cards for p, cards in given.items() if p in seats}  # (others: refused)
         _check_owners(record, r, seated, miss_player, dealer, turnup, actions, first_play,
-                      errors, bad)
+                      errors, bad, places)
         for i in bad - already:  # a card placed elsewhere is not read into the player's hand
             a = actions[i]
             held = hands.get(a.get("player")) if type(a) is dict else None
@@ -420,14 +422,11 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
     if not top or None in top:
         return stock  # (not given, or a card the deal names)
     pos, fixed = 0, None
-    takes_turnup = r.turnup_to_dealer and r.game != "irish"
     for i, a in enumerate(actions):
         if type(a) is not dict or a.get("action") != "exchange" or i in bad:
             continue
         player, listed = a.get("player"), a.get("draw")
-        discard = a.get("discard") or []
-        n = len(listed) if type(listed) is list else \
-            max(len(discard) - (1 if player == dealer and takes_turnup else 0), 0)
+        n = _draw_count(a, r, dealer)
         drawn = _cards(listed) if type(listed) is list else []
         off = top[pos:pos + n]
         pos += n
@@ -448,6 +447,41 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
             fixed = fixed or list(top)
             fixed[pos - n:pos - n + len(off)] = drawn[:len(off)]
     return stock if fixed is None else fixed
+
+
+def _draw_count(exchange: Mapping[str, Any], r: RuleSet, dealer: Any) -> int:
+    """How many cards an exchange draws off the stock: those it lists, else one for each
+    discard (the dealer's one fewer where he takes the turn-up in its place)."""
+    listed, discard = exchange.get("draw"), exchange.get("discard")
+    if type(listed) is list:
+        return len(listed)
+    takes_turnup = r.turnup_to_dealer and r.game != "irish"
+    out = len(discard) if type(discard) is list else 0  # (anything else: the deal's to refuse)
+    return max(out - (1 if exchange.get("player") == dealer and takes_turnup else 0), 0)
+
+
+def _stock_places(stock: Any, r: RuleSet, dealer: Any, actions: list, unread: set[int]
+                  ) -> dict[int, tuple[str, str]]:
+    """Where each card of a given ``stock`` goes, off the top in exchange order (``unread``
+    exchanges drawing nothing): to the player whose exchange draws it, ``(player, "it is in
+    the stock, drawn by player")``, else to nobody (``"", "... drawn by nobody"``). For the
+    owner check: a play of a stock card by anyone else is then named by its index, player and
+    card, not only found "dealt twice"."""
+    top = [_card(c) for c in stock] if type(stock) is list else []
+    places: dict[int, tuple[str, str]] = {}
+    pos = 0
+    for i, a in enumerate(actions):
+        if type(a) is not dict or a.get("action") != "exchange" or i in unread:
+            continue
+        n, player = _draw_count(a, r, dealer), a.get("player")
+        for c in top[pos:pos + n]:
+            if c is not None and type(player) is str:
+                places.setdefault(c, (player, f"it is in the stock, drawn by {player}"))
+        pos += n
+    for c in top[pos:]:
+        if c is not None:
+            places.setdefault(c, ("", "it is in the stock, drawn by nobody"))
+    return places
 
 
 def _read_back(played: list[int], exchanged: tuple[list[int], list[int]]) -> list[int]:
@@ -642,8 +676,10 @@ def _untangle(actions: list, hands: dict[str, Any], inferred: list[str], errors:
 
 def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any],
                   miss_player: Any, dealer: Any, turnup: int | None, actions: list,
-                  seen: dict[int, tuple[str, int]], errors: list[dict], bad: set[int]) -> None:
-    """A play of a card the record places elsewhere (another hand, the miss, the turn-up)."""
+                  seen: dict[int, tuple[str, int]], errors: list[dict], bad: set[int],
+                  stock: Mapping[int, tuple[str, str]]) -> None:
+    """A play of a card the record places elsewhere (another hand, the miss, the turn-up, the
+    stock: undrawn, or drawn by another player, ``_stock_places``)."""
     owner: dict[int, str] = {}
     for player, cards in given.items():
         if isinstance(cards, list):
@@ -664,6 +700,11 @@ def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any
             and isinstance(a.get("player"), str) for x in a["draw"]}
     for c, (player, i) in seen.items():
         where = owner.get(c)
+        if where is None and c in stock and stock[c][0] != player and (player, c) not in drew:
+            errors.append(record_error(f"{player} cannot hold {NAME[c]}: {stock[c][1]}",
+                                       index=i, player=player, card=NAME[c]))
+            bad.add(i)
+            continue
         if where is None or where == player or (player, c) in drew:
             continue
         if where == _MISS and player == miss_player:

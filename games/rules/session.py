@@ -26,6 +26,7 @@ from .record import replay
 from .verdict import is_final_deal
 
 SESSION_FORMAT = "loo-session/1"
+NO_HEADER = f"a session file starts with a {SESSION_FORMAT} header"
 #: the service's lines beside the deals (its extensions of the session file), each an object
 #: under its one key: the replay passes over them
 SERVICE_LINES = ("purchase", "payment", "close", "reopen", "void")
@@ -74,6 +75,21 @@ def out_of_order(kind: str, closed_at: int) -> str | None:
             "session")
 
 
+def order_problems(kind: str, closed_at: int, final_at: int = 0) -> list[tuple[str, str]]:
+    """Why a line of ``kind`` cannot come where it stands, ``(field, message)`` each, as the
+    replay and the import both report it: out of the service's order (``out_of_order``, under
+    the field of its kind; a deal's is "close", the line it comes after), and a deal after the
+    final deal played at line ``final_at`` (0: none yet), which plays the pool off and ends
+    the session ("final")."""
+    problems = []
+    if (problem := out_of_order(kind, closed_at)) is not None:
+        problems.append(("close" if kind == "deal" else kind, problem))
+    if kind == "deal" and final_at:
+        problems.append(("final", (f"a deal after the final deal (line {final_at}), which "
+                                   "plays the pool off: it is the session's last")))
+    return problems
+
+
 def first_dealer(header: Mapping[str, Any], seats: list[Any]) -> Any:
     """Who deals the session's first deal: the header's ``first_dealer``, or, left out, the
     first seat (deal-record.md's header names the seats, rules, banker, chip value and
@@ -96,10 +112,27 @@ def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | N
     return f"first_dealer: {json.dumps(given, ensure_ascii=False)} is not seated"
 
 
+def _at_line(line_no: int, message: str, field: str, deal: int | None = None
+             ) -> dict[str, Any]:
+    """A record error of the file's line ``line_no`` (and of its deal, on a deal line): every
+    error of a session file names its line, as the service's import names it."""
+    error = dict(record_error(message, field=field), line=line_no)
+    return error if deal is None else dict(error, deal=deal)
+
+
 def _line_error(line_no: int, problem: str, field: str) -> RecordError:
     """A record error of a line that is no deal (named by its line alone)."""
-    return RecordError([dict(record_error(f"line {line_no}: {problem}", field=field),
-                             line=line_no)])
+    return RecordError([_at_line(line_no, f"line {line_no}: {problem}", field)])
+
+
+#: the words for a line that is JSON but no object, the replay's and the import's
+NOT_AN_OBJECT = "each line must be a JSON object"
+
+
+def not_json(err: json.JSONDecodeError) -> str:
+    """The words for a line that is no JSON, the replay's and the import's (where on the line:
+    a line of a session file is one JSON object, so its column says where it went wrong)."""
+    return f"not JSON: {err.msg} at column {err.colno}"
 
 
 def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
@@ -108,11 +141,31 @@ def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
     try:
         value = json.loads(line)
     except json.JSONDecodeError as err:
-        raise RecordError([record_error(f"line {number}: not JSON ({err.msg})",
-                                        field="line")]) from None
+        raise _line_error(number, not_json(err), "line") from None
     if not isinstance(value, Mapping):
-        raise RecordError([record_error(f"line {number}: not a JSON object", field="line")])
+        raise _line_error(number, NOT_AN_OBJECT, "line")
     return value
+
+
+def _header_problems(header: Mapping[str, Any], line_no: int) -> tuple[RuleSet | None,
+                                                                     list[dict[str, Any]]]:
+    """The header's rules, and the errors of the header's line the replay cannot start from
+    (every one found, each naming its field and the line, as the import lists them): rules that
+    cannot be played (None then), the seats, the pool, who deals first."""
+    errors, rules = [], None
+    try:
+        rules = rules_from(header.get("rules"))
+    except RuleError as err:  # (a record error of the line, not a bare RuleError)
+        errors += [_at_line(line_no, e, "rules") for e in err.errors]
+    seats, pool = header.get("seats"), header.get("pool", 0)
+    if not isinstance(seats, list) or not seats:
+        return rules, errors + [_at_line(line_no, "seats: the session header lists the players",
+                                         "seats")]
+    if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
+        errors.append(_at_line(line_no, f"pool: {pool!r} is not a number of units", "pool"))
+    if (problem := first_dealer_problem(header, seats)) is not None:
+        errors.append(_at_line(line_no, problem, "first_dealer"))
+    return rules, errors
 
 
 def _redeal_problems(record: Mapping[str, Any], number: int, redeal: bool,
@@ -158,31 +211,22 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
         data = _load(line, line_no)
         if header is None:
             if data.get("format") != SESSION_FORMAT:
-                raise RecordError([record_error(
-                    f"line {line_no}: a session file starts with a {SESSION_FORMAT} header",
-                    field="format")])
+                raise _line_error(line_no, NO_HEADER, "format")
             header = data
-            rules = rules_from(header.get("rules"))
-            seats = header.get("seats")
-            pool = header.get("pool", 0)
-            if not isinstance(seats, list) or not seats:
-                raise RecordError([record_error("seats: the session header lists the players",
-                                                field="seats")])
-            if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
-                raise RecordError([record_error(f"pool: {pool!r} is not a number of units",
-                                                field="pool")])
-            if (problem := first_dealer_problem(header, seats)) is not None:
-                raise RecordError([dict(record_error(problem, field="first_dealer"),
-                                        line=line_no)])
+            rules, errors = _header_problems(header, line_no)
+            if errors:
+                raise RecordError(errors)
+            seats, pool = header["seats"], header.get("pool", 0)
             dealer = first_dealer(header, seats)
             first, redeal, sits_out = True, False, []
-            final = 0  # the final deal of end_pool "final-deal", once played: the last deal
+            final = 0  # the line of end_pool "final-deal"'s final deal, once played: the last
             closed = 0  # the close line the session stands closed at (0: open)
             continue
         if (kind := service_line(data)) is not None:
-            problem = beside_service_line(data, kind) or out_of_order(kind, closed)
-            if problem is not None:
-                raise _line_error(line_no, problem, kind)
+            beside = beside_service_line(data, kind)
+            if problems := [(kind, beside)] if beside else order_problems(kind, closed):
+                raise RecordError([_at_line(line_no, f"line {line_no}: {m}", f)
+                                   for f, m in problems])
             if kind in ("close", "reopen"):
                 closed = line_no if kind == "close" else 0
             continue  # chips bought from the banker (or a purchase voided), money paid him, a
@@ -201,16 +245,12 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
                             f"{number} of the session")
         problems += _rules_problems(record, number, rules)
         problems += _redeal_problems(record, number, redeal, sits_out)
-        if closed:
-            problems.append(f"close: deal {number} comes after the close line (line {closed}), "
-                            "which shared the pool out: a closed session takes no deal until a "
-                            "reopen line reopens it")
-        if final:
-            problems.append(f"final: deal {number} comes after deal {final}, the final deal, "
-                            "which plays the pool off")
-        if problems:
-            raise RecordError([dict(record_error(p, field=p.split(":")[0]), line=line_no,
-                                    deal=number) for p in problems])
+        # where the line stands first, then the record's own (as the import lists them)
+        errors = [_at_line(line_no, f"line {line_no}: {m}", f, number)
+                  for f, m in order_problems("deal", closed, final)]
+        errors += [_at_line(line_no, p, p.split(":")[0], number) for p in problems]
+        if errors:
+            raise RecordError(errors)
         record["dealer"] = dealer
         if redeal:
             record.setdefault("redeal", True)
@@ -223,9 +263,11 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             raise
         verdict["number"] = number
         if is_final_deal(record, verdict):
-            final = number
+            final = line_no
         following = verdict["next"]
         dealer, pool, first = following["dealer"], following["pool"], following["first_of_series"]
         redeal = "redeal" in verdict
         sits_out = verdict["redeal"]["sits_out"] if redeal else []
         yield verdict
+    if header is None:  # (no line at all, or blank ones alone)
+        raise _line_error(1, f"{NO_HEADER} (the file is empty)", "format")

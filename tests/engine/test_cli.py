@@ -182,7 +182,7 @@ def _session_errors(lines):
 
 @pytest.mark.parametrize(("spoil", "says"), [
     (lambda lines: ["{not json"] + lines[1:], "line 1: not JSON"),
-    (lambda lines: ["[1, 2]"] + lines[1:], "line 1: not a JSON object"),
+    (lambda lines: ["[1, 2]"] + lines[1:], "line 1: each line must be a JSON object"),
     (lambda lines: lines[1:], "line 1: a session file starts with a loo-session/1 header"),
     (lambda lines: [json.dumps({**json.loads(lines[0]), "seats": []})] + lines[1:],
      "seats: the session header lists the players"),
@@ -196,6 +196,79 @@ def _session_errors(lines):
 def test_a_session_file_that_cannot_be_is_refused_by_line_or_deal(spoil, says):
     errors = _session_errors(spoil(session_lines()))
     assert errors[0]["message"].startswith(says), errors
+
+
+def _header(**fields):
+    """session_lines()'s header line with ``fields`` written over (None: left out)."""
+    header = {**json.loads(session_lines()[0]), **fields}
+    return json.dumps({k: v for k, v in header.items() if v is not None})
+
+
+def _bare(line, field, message, **more):
+    """An error as the engine gives it: the contract's fields, the file's line (and deal)."""
+    return {"index": None, "player": None, "card": None, "field": field, "message": message,
+            "line": line, **more}
+
+
+@pytest.mark.parametrize(("lines", "errors"), [
+    # 1.2.0 named no line for the header's seats, pool or rules (first_dealer's it named), nor
+    # for a line that is no JSON object; an empty file replayed to nothing (exit 0)
+    ([_header(seats=[])], [_bare(1, "seats", "seats: the session header lists the players")]),
+    ([_header(pool=-5)], [_bare(1, "pool", "pool: -5 is not a number of units")]),
+    # every error of the header found, as the import lists them (1.2.0 stopped at the pool)
+    ([_header(pool="5", first_dealer="zed")],
+     [_bare(1, "pool", "pool: '5' is not a number of units"),
+      _bare(1, "first_dealer", 'first_dealer: "zed" is not seated')]),
+    # rules that cannot be played: a record error of line 1 (1.2.0 raised a bare RuleError)
+    ([_header(rules={"game": "whist"})],
+     [_bare(1, "rules", "game: unknown game 'whist' (known: three-card, irish, five-card, "
+                        "poker-loo)")]),
+    (["", _header(format=None)],
+     [_bare(2, "format", "line 2: a session file starts with a loo-session/1 header")]),
+    # in the import's words (games.rules.session.not_json, NOT_AN_OBJECT; 1.2.0 said "not JSON
+    # (Expecting ...)" and "not a JSON object")
+    ([_header(), "{not json"], [_bare(2, "line", "line 2: not JSON: Expecting property name "
+                                                 "enclosed in double quotes at column 2")]),
+    ([_header(), "[1, 2]"], [_bare(2, "line", "line 2: each line must be a JSON object")]),
+    ([], [_bare(1, "format", "line 1: a session file starts with a loo-session/1 header (the "
+                             "file is empty)")]),
+    (["", "  "], [_bare(1, "format", "line 1: a session file starts with a loo-session/1 "
+                                     "header (the file is empty)")]),
+])
+def test_every_error_of_a_session_file_names_its_line(lines, errors):
+    assert _session_errors(lines) == errors
+
+
+def test_a_deal_after_a_close_line_and_after_the_final_deal_has_both_errors():
+    # redeal_final_session: bob's final deal 2 (line 3), its redeal flush taking the 6, ends
+    # the session and the close line (line 4) closes it; bob's deal 3 at line 5 comes after
+    # both and is refused for both, as the import refuses it: its words, fields and deal
+    # (1.2.0 said "close: deal 3 comes after the close line ..." and "final: deal 3 comes
+    # after deal 2, the final deal ...", words of its own)
+    lines = redeal_final_session()
+    third = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}}
+    errors = _session_errors([*lines, CLOSE, third])
+    assert errors == [
+        _bare(5, "close", "line 5: a deal after the close line (line 4): a closed session takes "
+                          "none, so only payments come between a close line and the reopen "
+                          "line that reopens the session", deal=3),
+        _bare(5, "final", "line 5: a deal after the final deal (line 3), which plays the pool "
+                          "off: it is the session's last", deal=3)]
+
+
+@pytest.mark.parametrize(("text", "errors"), [
+    (_header(pool=-5) + "\n", [_bare(1, "pool", "pool: -5 is not a number of units")]),
+    ("\n", [_bare(1, "format", "line 1: a session file starts with a loo-session/1 header (the "
+                               "file is empty)")]),
+])
+def test_the_command_line_prints_a_session_files_errors_on_one_line_and_exits_1(
+        tmp_path, text, errors):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text, encoding="utf-8")
+    done = cli("replay", str(path))
+    assert done.returncode == 1, done.stdout
+    assert done.stdout.splitlines() == [json.dumps({"errors": errors})]
+    assert done.stderr == ""
 
 
 def test_a_record_error_in_a_session_names_its_deal():
@@ -310,11 +383,18 @@ def test_a_deal_after_a_close_line_and_before_its_reopen_line_is_a_record_error(
     pay = json.dumps({"payment": {"player": "dan", "money": 100}})
     errors = _session_errors([header, first, close, pay, second])
     assert [(e["line"], e["deal"], e["field"]) for e in errors] == [(5, 2, "close")]
+    # in the import's words (games.rules.session.order_problems; 1.2.0 had words of its own)
     assert errors[0]["message"] == (
-        "close: deal 2 comes after the close line (line 3), which shared the pool out: a closed "
-        "session takes no deal until a reopen line reopens it")
+        "line 5: a deal after the close line (line 3): a closed session takes none, so only "
+        "payments come between a close line and the reopen line that reopens the session")
     reopen = json.dumps({"reopen": {"reason": "one more deal"}})
     assert len(list(replay_session([header, first, close, pay, reopen, second]))) == 2
+    # where the line stands first, then the record's own errors, as the import lists them
+    wrong = session_lines(second_dealer="cat")[2]
+    errors = _session_errors([header, first, close, pay, wrong])
+    assert [(e["line"], e["deal"], e["field"]) for e in errors] == [(5, 2, "close"),
+                                                                    (5, 2, "dealer")]
+    assert errors[1]["message"] == "dealer: deal 2 is dealt by cat, expected ann"
 
 
 CLOSE = json.dumps({"close": {"reason": "the evening ended"}})
@@ -409,8 +489,8 @@ def test_no_deal_follows_a_final_deal_its_redeal_flush_ended(final):
     third = {"dealer": "bob", "result": {"tricks": {"cat": 2, "dan": 1}}, "final": final}
     errors = _session_errors([*lines, third])
     assert [(e["line"], e["deal"], e["field"], e["message"]) for e in errors] == [
-        (4, 3, "final", ("final: deal 3 comes after deal 2, the final deal, which plays the pool "
-                        "off"))]
+        (4, 3, "final", ("line 4: a deal after the final deal (line 3), which plays the pool off: "
+                        "it is the session's last"))]
 
 
 def test_a_misdealt_final_deal_is_dealt_again_as_the_final_deal():

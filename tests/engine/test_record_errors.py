@@ -287,6 +287,39 @@ def test_a_draw_another_player_plays_is_named_once():
         (4, "ann", "QH", "ann draws QH, which is not in the stock")]
 
 
+def test_a_stock_card_another_plays_is_named_at_the_play():
+    # three-card Loo draws nothing, so a given stock is undrawn: 2C lies in it, yet ann plays
+    # 2C to trick 2 (action 5). Up to 1.2.0 the deal said only "2C is dealt twice" (no index,
+    # no player); the play that contradicts the stock is now named, and only it
+    rec = record("ann bob cat", "cat", rules=THREE, pool=3, turnup="7H", actions="""
+        ann stand; bob pass; cat stand
+        ann AH; cat KH; ann 2C; cat QS; ann 3C; cat JS""")
+    assert replay({**rec, "stock": ["9C", "9D"]})["status"] == "valid"  # cards nobody plays
+    assert [(e["index"], e["player"], e["card"], e["field"], e["message"])
+            for e in record_errors({**rec, "stock": ["2C", "9D"]})] == [
+        (5, "ann", "2C", None, "ann cannot hold 2C: it is in the stock, drawn by nobody")]
+
+
+def test_stock_cards_the_exchanges_leave_or_give_another_are_named_at_their_plays():
+    # the exchanges list no draws: ann draws 2 (for 2C 3D), bob none, cat 5 (for his five
+    # discards), off the stock's top in turn. Given KH 4C | 2H 5C TD 3S 6S | 9C the deal is
+    # the base deal with 9C left over: bob's 9C (action 19) contradicts it. Given 9C KH | 4C
+    # 2H 5C TD 3S | 6S, ann draws 9C, cat draws 4C and 6S is left: cat's 6S (15), bob's 9C
+    # (19) and ann's 4C (21) are each named, where 1.2.0 said "9C/4C/6S is dealt twice"
+    rec = five_card()
+    for i in (4, 6):
+        _exchange(rec, i).pop("draw")
+    assert replay({**rec, "stock": ["KH", "4C", "2H", "5C", "TD", "3S", "6S"]})["status"] == "valid"
+    said = [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(
+        {**rec, "stock": ["KH", "4C", "2H", "5C", "TD", "3S", "6S", "9C"]})]
+    assert said == [(19, "bob", "9C", "bob cannot hold 9C: it is in the stock, drawn by nobody")]
+    said = [(e["index"], e["player"], e["card"], e["message"]) for e in record_errors(
+        {**rec, "stock": ["9C", "KH", "4C", "2H", "5C", "TD", "3S", "6S"]})]
+    assert said == [(15, "cat", "6S", "cat cannot hold 6S: it is in the stock, drawn by nobody"),
+                    (19, "bob", "9C", "bob cannot hold 9C: it is in the stock, drawn by ann"),
+                    (21, "ann", "4C", "ann cannot hold 4C: it is in the stock, drawn by cat")]
+
+
 def test_cards_drawn_and_never_played_at_irish_loo():
     # dan discards 2S 3S 4C and draws AD 5H 6S, then plays AD 6S 5H; with 9H and TS drawn for
     # AD and 5H instead he plays three cards and never the two he drew: read back 5 cards

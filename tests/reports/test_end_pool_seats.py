@@ -493,18 +493,19 @@ def test_the_import_refuses_a_deal_after_a_final_deal_its_redeal_flush_ended(
         club, scorer_client, viewer_client, django_capture_on_commit_callbacks):
     # the session's own file, with bob's ordinary deal 3 after the final deal: refused at that
     # line, as the service and the engine's replay refuse it
-    from tests.reports.test_session_file_export import engine_refusal, import_errors, lines_of
+    from tests.reports.test_session_file_export import engine_errors, import_errors, lines_of
 
     session, _ = _flush_final(club, "three-trumps-redeal")
     lines = [*lines_of(viewer_client.get(url(session, "file"))),
              {"format": "loo-deal/1", "number": 3, **AFTER_REDEAL[0]}]
     at = len(lines)  # (the header, the buy-ins' lines, deals 1 and 2, then deal 3)
     errors = import_errors(scorer_client, django_capture_on_commit_callbacks, lines)
-    assert [(e["line"], e["message"]) for e in errors] == [
-        (at, (f"a deal after the final deal (line {at - 1}), which plays the pool off: it is "
-              "the session's last"))]
-    assert engine_refusal(lines) == (at, ("final: deal 3 comes after deal 2, the final deal, "
-                                          "which plays the pool off"))
+    # the engine's in the same words, field and deal (1.2.0: "final: deal 3 comes after deal
+    # 2, the final deal, which plays the pool off", words of its own)
+    assert errors == engine_errors(lines) == [
+        {"line": at, "field": "final", "deal": 3,
+         "message": (f"a deal after the final deal (line {at - 1}), which plays the pool off: "
+                     "it is the session's last")}]
 
 
 def test_the_older_rules_warning_reads_the_last_deal_played_past_a_misdeal(club, scorer_client):

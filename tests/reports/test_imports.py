@@ -505,6 +505,23 @@ def test_a_purchase_line_off_the_chip_value_is_refused(scorer_client,
     assert not ChipPurchase.objects.exists()
 
 
+@pytest.mark.parametrize(("bad", "message"), [
+    ("{not json", "not JSON: Expecting property name enclosed in double quotes at column 2"),
+    ("[1, 2]", "each line must be a JSON object"),
+])
+def test_a_line_that_is_no_json_object_is_refused_in_the_replays_words(
+        scorer_client, django_capture_on_commit_callbacks, bad, message):
+    # the engine's replay said "not JSON (Expecting ...)" and "not a JSON object": now both say
+    # it alike (games.rules.session.not_json, NOT_AN_OBJECT), the replay after "line 3: "
+    from tests.reports.test_session_file_export import engine_errors
+
+    lines = [json.dumps(x) for x in kit.session_lines()[:2]] + [bad]
+    job = post_file(scorer_client, "\n".join(lines), django_capture_on_commit_callbacks).json()
+    assert job["status"] == "failed"
+    assert job["errors"] == [{"line": 3, "message": message}]
+    assert [(e["line"], e["message"]) for e in engine_errors(lines)] == [(3, message)]
+
+
 @pytest.mark.parametrize(("beside", "named"), [
     ({"void": {"purchase": 1, "reason": "keyed twice"}}, '"void"'),  # two lines in one
     ({"memo": "rebuy"}, '"memo"'),  # a memo put outside the purchase
@@ -522,9 +539,13 @@ def test_a_key_beside_a_purchase_line_is_the_lines_error(scorer_client,
                     django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
     first, *later = job["errors"]
-    assert (first["line"], first["message"]) == (at + 1, (
+    # under the field of its kind, as the engine's replay names it (1.2.0's import named none)
+    assert first == {"line": at + 1, "field": "purchase", "message": (
         f'a purchase line holds "purchase" alone: {named} beside it would not be read (one line '
-        "for each purchase, void, payment, close or reopen)"))
+        "for each purchase, void, payment, close or reopen)")}
+    from tests.reports.test_session_file_export import engine_errors
+
+    assert engine_errors(lines[:at + 1]) == [first]
     assert all(e["line"] > at + 1 for e in later)  # (deals short of the chips it did not buy)
     assert not GameSession.objects.exists() and not ChipPurchase.objects.exists()
 
@@ -732,8 +753,10 @@ def test_a_deal_after_the_final_deal_is_a_bad_line(scorer_client,
     text = "\n".join(json.dumps(x) for x in lines)
     job = post_file(scorer_client, text, django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
-    assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (
-        3, "a deal after the final deal (line 2), which plays the pool off: it is the session's last")
+    # field and deal as the engine's replay names them (games.rules.session.order_problems)
+    assert job["errors"][0] == {
+        "line": 3, "field": "final", "deal": 2,
+        "message": "a deal after the final deal (line 2), which plays the pool off: it is the session's last"}
 
 
 def test_the_command_knows_a_crlf_file_the_api_imported(scorer_client, tmp_path,
