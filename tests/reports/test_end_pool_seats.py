@@ -505,7 +505,7 @@ def test_the_import_refuses_a_deal_after_a_final_deal_its_redeal_flush_ended(
     assert errors == engine_errors(lines) == [
         {"line": at, "field": "final", "deal": 3,
          "message": (f"a deal after the final deal (line {at - 1}), which plays the pool off: "
-                     "it is the session's last")}]
+                     "it is the session's last"), "code": "invalid"}]
 
 
 def test_the_older_rules_warning_reads_the_last_deal_played_past_a_misdeal(club, scorer_client):

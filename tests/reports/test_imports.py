@@ -518,7 +518,7 @@ def test_a_line_that_is_no_json_object_is_refused_in_the_replays_words(
     lines = [json.dumps(x) for x in kit.session_lines()[:2]] + [bad]
     job = post_file(scorer_client, "\n".join(lines), django_capture_on_commit_callbacks).json()
     assert job["status"] == "failed"
-    assert job["errors"] == [{"line": 3, "message": message}]
+    assert job["errors"] == [{"line": 3, "message": message, "code": "invalid"}]
     assert [(e["line"], e["message"]) for e in engine_errors(lines)] == [(3, message)]
 
 
@@ -542,7 +542,7 @@ def test_a_key_beside_a_purchase_line_is_the_lines_error(scorer_client,
     # under the field of its kind, as the engine's replay names it (1.2.0's import named none)
     assert first == {"line": at + 1, "field": "purchase", "message": (
         f'a purchase line holds "purchase" alone: {named} beside it would not be read (one line '
-        "for each purchase, void, payment, close or reopen)")}
+        "for each purchase, void, payment, close or reopen)"), "code": "invalid"}
     from tests.reports.test_session_file_export import engine_errors
 
     assert engine_errors(lines[:at + 1]) == [first]
@@ -756,7 +756,8 @@ def test_a_deal_after_the_final_deal_is_a_bad_line(scorer_client,
     # field and deal as the engine's replay names them (games.rules.session.order_problems)
     assert job["errors"][0] == {
         "line": 3, "field": "final", "deal": 2,
-        "message": "a deal after the final deal (line 2), which plays the pool off: it is the session's last"}
+        "message": "a deal after the final deal (line 2), which plays the pool off: it is the session's last",
+        "code": "invalid"}
 
 
 def test_the_command_knows_a_crlf_file_the_api_imported(scorer_client, tmp_path,

@@ -538,15 +538,16 @@ def import_errors(client, capture, lines: list[dict]) -> list[dict]:
 
 def engine_errors(lines: list[dict]) -> list[dict]:
     """The engine's refusal of a session file of these lines (``replay_session``) in the
-    import's shape: each error's line, message (less the engine's "line N: "), and those of
-    field, deal, index, player and card it names."""
+    import's shape: each error's line, message (less the engine's "line N: "), those of
+    field, deal, index, player and card it names, and the code the import's answer gives it."""
     from games.rules import RecordError
+    from loo_ledger.problems import coded_errors
 
     with pytest.raises(RecordError) as caught:
         list(replay_session(lines))
-    return [{k: v for k, v in e.items() if v is not None}
-            | {"message": e["message"].removeprefix(f"line {e['line']}: ")}
-            for e in caught.value.errors]
+    return coded_errors([{k: v for k, v in e.items() if v is not None}
+                         | {"message": e["message"].removeprefix(f"line {e['line']}: ")}
+                         for e in caught.value.errors], "validation-error")
 
 
 @pytest.mark.parametrize("how, offset, message", [
@@ -748,7 +749,8 @@ def test_a_bad_reopen_line_is_refused_naming_its_line(
     assert GameSession.objects.filter(club=club).count() == 1  # nothing was stored
     if how in ("no close before", "reopened twice"):  # the engine's replay refuses it alike
         assert engine_errors([*lines, *after]) == errors == [
-            {"line": len(lines) + len(after), "field": "reopen", "message": errors[0]["message"]}]
+            {"line": len(lines) + len(after), "field": "reopen", "message": errors[0]["message"],
+             "code": "invalid"}]
 
 
 def test_a_file_reopened_more_often_than_a_session_may_be_is_refused_unread(
