@@ -49,6 +49,7 @@ from accounts.models import Club, Member, lock_club
 from games.imports.models import ImportJob
 from games.models import ChipPurchase, GameSession
 from games.rules import is_final_deal
+from games.rules.jsontext import UnreadableJSON, json_value
 from games.rules.session import (
     NOT_AN_OBJECT,
     SESSION_FORMAT,
@@ -267,20 +268,6 @@ def _err(line: int, message: str, **extra: Any) -> dict[str, Any]:
     return {"line": line, "message": message, **{k: v for k, v in extra.items() if v is not None}}
 
 
-def _not_a_number(name: str) -> None:
-    """``json.loads`` reads NaN, Infinity and -Infinity, which JSON has not (nor the API's
-    parser, nor PostgreSQL's jsonb: storing one failed the import as an internal error)."""
-    raise ValueError(f"{name} is not a JSON number (JSON has no NaN or Infinity)")
-
-
-def _number_problem(exc: ValueError) -> str:
-    """The words for a number ``json.loads`` refused beyond its grammar."""
-    said = str(exc)
-    if "digits" in said:  # Python's cap on converting long digit strings to int
-        return "a number with more than 4,300 digits"
-    return said
-
-
 #: what a close, reopen or void line holds, as its refusal says when it holds something else
 _LINE_SHAPES = {"close": '{"reason": text}', "reopen": '{"reason": text}',
                 "void": '{"purchase": its place from 1, "reason": text}'}
@@ -329,13 +316,12 @@ def parse_session_file(text: str) -> SessionFile:
         if not raw.strip():
             continue
         try:
-            data = json.loads(raw, parse_constant=_not_a_number)
+            # (NaN and Infinity refused: nor the API's parser nor PostgreSQL's jsonb reads them)
+            data = json_value(raw)
         except json.JSONDecodeError as exc:
             data, problem = None, not_json(exc)  # (the replay's words)
-        except RecursionError:
-            data, problem = None, "not JSON that can be read: nested too deeply"
-        except ValueError as exc:  # NaN or Infinity, or a number of more than 4,300 digits
-            data, problem = None, f"not JSON that can be read: {_number_problem(exc)}"
+        except UnreadableJSON as exc:  # NaN, Infinity, 4,301 digits, nested too deeply
+            data, problem = None, str(exc)
         else:
             problem = NOT_AN_OBJECT if not isinstance(data, dict) else unstorable(data)
         # a line beside the deals (games.rules.session.service_line, which the engine's

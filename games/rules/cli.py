@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .errors import RecordError, RuleError, record_error
+from .jsontext import UnreadableJSON, json_value
 from .notation import actions_from_text, actions_to_text
 from .record import replay
 from .session import SESSION_FORMAT, replay_session
@@ -67,9 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     session = args.file.endswith(".jsonl")
     if not session:
         try:
-            head = json.loads(first_line)
+            head = json_value(first_line)
             session = isinstance(head, dict) and head.get("format") == SESSION_FORMAT
-        except json.JSONDecodeError:
+        except ValueError:  # (no JSON, or none that can be read: a record's error below)
             session = False
     try:
         if session:
@@ -79,9 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out.write(json.dumps(verdict) + "\n")
             return 0
         try:
-            record = json.loads(text)
+            record = json_value(text)
         except json.JSONDecodeError as err:
             raise RecordError(f"not JSON: {err.msg} (line {err.lineno})") from None
+        except UnreadableJSON as err:
+            raise RecordError(str(err)) from None
         verdict = replay(record)
     except (RecordError, RuleError) as err:
         out.write(json.dumps({"errors": _errors(err)}, indent=None if session else 2) + "\n")
@@ -95,7 +98,7 @@ def _convert(command: str, text: str) -> int:
     try:
         if command == "text":
             try:
-                record = json.loads(text)
+                record = json_value(text)
                 # a result-only record may leave its actions out, as replay reads it
                 sys.stdout.write(actions_to_text(record.get("actions", [])))
             except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .errors import RecordError, RuleError, record_error
+from .jsontext import UnreadableJSON, json_value
 from .options import RuleSet, rules_from
 from .record import replay
 from .verdict import is_final_deal
@@ -139,9 +140,11 @@ def _load(line: str | Mapping[str, Any], number: int) -> Mapping[str, Any]:
     if isinstance(line, Mapping):
         return line
     try:
-        value = json.loads(line)
+        value = json_value(line)
     except json.JSONDecodeError as err:
         raise _line_error(number, not_json(err), "line") from None
+    except UnreadableJSON as err:  # NaN, Infinity, 4,301 digits: the import's words
+        raise _line_error(number, str(err), "line") from None
     if not isinstance(value, Mapping):
         raise _line_error(number, NOT_AN_OBJECT, "line")
     return value

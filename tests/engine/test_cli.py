@@ -145,6 +145,26 @@ def test_text_that_is_not_json_is_a_record_error(tmp_path):
     assert done.returncode == 1 and json.loads(done.stdout)["errors"]
 
 
+@pytest.mark.parametrize(("raw", "problem"), [
+    ("NaN", "NaN is not a JSON number (JSON has no NaN or Infinity)"),
+    ("Infinity", "Infinity is not a JSON number (JSON has no NaN or Infinity)"),
+    ("9" * 5000, "a number with more than 4,300 digits"),  # (was a traceback, exit 1)
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+])
+def test_text_python_reads_beyond_json_is_a_record_error_not_a_traceback(tmp_path, raw, problem):
+    # a deal record, and a session file's deal line 2 (the import's words, after "line 2: ")
+    said = f"not JSON that can be read: {problem}"
+    done = cli("replay", "-", stdin=f'{{"format": "loo-deal/1", "pool": {raw}}}')
+    assert (done.returncode, done.stderr) == (1, "")
+    assert [e["message"] for e in json.loads(done.stdout)["errors"]] == [said]
+    path = tmp_path / "night.jsonl"
+    path.write_text(session_lines()[0] + "\n" + f'{{"format": "loo-deal/1", "pool": {raw}}}\n')
+    done = cli("replay", str(path))
+    assert (done.returncode, done.stderr) == (1, "")
+    assert [(e["line"], e["field"], e["message"]) for e in json.loads(done.stdout)["errors"]] == [
+        (2, "line", f"line 2: {said}")]
+
+
 def test_bad_rules_beside_the_record_are_refused_naming_the_option(tmp_path):
     rec = {**exchange_record(), "rules": {"game": "five-card", "loo": "bogus"}}
     done = cli("replay", "-", stdin=json.dumps(rec))

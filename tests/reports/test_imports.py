@@ -1295,3 +1295,8 @@ def test_a_number_json_has_not_is_the_lines_error(scorer_client,
     assert job["status"] == "failed"
     assert (job["errors"][0]["line"], job["errors"][0]["message"]) == (2, message)
     assert not GameSession.objects.exists() and not DealRevision.objects.exists()
+    # the engine's replay reads the line alike (games.rules.jsontext): the same words, where
+    # the 4,300 digits were a traceback from the command line
+    from tests.reports.test_session_file_export import engine_errors
+
+    assert [(e["line"], e["message"]) for e in engine_errors(text.split("\n"))][:1] == [(2, message)]
