@@ -133,7 +133,8 @@ def test_an_import_request(scorer_client):
                                     format="json")) == {"filenme": ["unknown"]}
 
 
-def test_an_import_jobs_errors_by_line(scorer_client, django_capture_on_commit_callbacks):
+def test_an_import_jobs_errors_by_line(scorer_client, django_capture_on_commit_callbacks,
+                                      eager_celery):
     """A job's ``errors`` name lines, each with its code as a 400's would carry it: the
     session's (``mismatch``: cat deals first, not ann), the engine's (``invalid``: a turn-up
     that is no card, in a deal stating where it starts), the file's own checks (``invalid``)."""
