@@ -138,6 +138,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers instead of failing with "database is locked" under concurrent requests,
     # and keep readers reading while a writer works (a long import, a correction re-settling a
     # session): the write-ahead log lets the pages and the API read the last committed state.
+    # (A read of several queries that must agree begins DEFERRED instead: ledger.one_moment.)
     DATABASES["default"].setdefault("OPTIONS", {}).update({
         "timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;",
     })

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -365,20 +365,55 @@ def money_owed(session: GameSession, *, paid: Mapping[str, int] | None = None) -
 
 @contextmanager
 def one_moment() -> Iterator[None]:
-    """Reads that all see the session as it stood at one moment, on PostgreSQL: a read-only
-    REPEATABLE READ transaction. Under READ COMMITTED each query saw what had committed by
-    then, so a correction committed half-way through a read answered a ledger at odds with
-    itself (``ok: false``, "deal 1: ledger moves ..., verdict r3 says ..."). Inside a
-    transaction already (a write's, under the session's lock) the reads go on in it; SQLite's
-    transactions take the write lock (``transaction_mode: IMMEDIATE``), so there the reads are
-    left as they were rather than queue behind every writer."""
-    if connection.in_atomic_block or connection.vendor != "postgresql":
+    """Reads that all see the session as it stood at one moment, and write nothing: a
+    read-only transaction, REPEATABLE READ on PostgreSQL; on SQLite a DEFERRED one, whose
+    first read fixes the snapshot that the rest read (in WAL mode it blocks no writer; every
+    other transaction there is IMMEDIATE, taking the write lock at BEGIN). Each query saw
+    what had committed by then, so a correction committed half-way through a read answered a
+    ledger at odds with itself (``ok: false``, "deal 1: ledger moves ..., verdict r3 says
+    ..."), a purchase on credit and a payment toward it a file that did not import. Inside a
+    transaction already (a write's, under the session's lock) the reads go on in it."""
+    if connection.in_atomic_block:
         yield
-        return
-    with transaction.atomic():
+    elif connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+    elif connection.vendor == "sqlite":
+        with _sqlite_read_transaction():
+            yield
+    else:
+        yield
+
+
+@contextmanager
+def _sqlite_read_transaction() -> Iterator[None]:
+    """An atomic block begun DEFERRED on SQLite, on a connection made read-only for it
+    (``PRAGMA query_only``, as PostgreSQL's READ ONLY: a write in it is refused, not queued
+    behind another writer or failed on a stale snapshot by chance). The connection's
+    ``transaction_mode`` is the settings' again once the BEGIN has run, and the pragma is off
+    again once the transaction has ended, on an error too (a transaction broken by an error
+    takes no statement before its rollback)."""
+    connection.ensure_connection()  # connecting sets transaction_mode from the settings
+    mode = connection.transaction_mode
+    with ExitStack() as stack:
+        _query_only(True)
+        stack.callback(_query_only, False)
+        connection.transaction_mode = "DEFERRED"
+        try:
+            stack.enter_context(transaction.atomic())
+        finally:
+            connection.transaction_mode = mode
+        yield
+
+
+def _query_only(on: bool) -> None:
+    """SQLite's ``PRAGMA query_only`` on or off, for this connection (none: it was closed, and
+    its flag went with it)."""
+    if connection.connection is not None:
         with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        yield
+            cursor.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
 
 
 def ledger_statement(session: GameSession) -> dict[str, Any]:
