@@ -1,5 +1,6 @@
 """Gaps found by the service mutation audit (docs/engine-tests.md, "Service mutation audit"):
-each test fails on the mutant it names and passes on the real code, with hand-worked figures
+each test fails on the mutant it names and passes on the real code (M18 is caught otherwise only
+by the slow session state machine of tests/services), with hand-worked figures
 at oak's table (see conftest: ann, bob, cat, dan, 20 chips each at 10, DEAL1..DEAL3)."""
 from __future__ import annotations
 
