@@ -347,6 +347,23 @@ def flatten_validation_errors(detail: Any, path: str = "") -> list[dict[str, Any
     return [{"field": path or None, "message": str(detail), "code": getattr(detail, "code", None)}]
 
 
+def record_problem(exc: Exception) -> Problem:
+    """The engine's ``RecordError`` as a 400 ``record-error`` with every error it found (action
+    index, player, card): the one shape for a view, the bulk import and a stray one alike."""
+    errors = [dict(e) if isinstance(e, Mapping) else {"message": str(e)}
+              for e in getattr(exc, "errors", None) or [{"message": str(exc)}]]
+    first = errors[0].get("message", str(exc))
+    detail = first if len(errors) == 1 else f"{len(errors)} errors in the record."
+    return Problem(400, detail=detail, errors=errors, code="record-error")
+
+
+def rule_problem(exc: Exception) -> Problem:
+    """The engine's ``RuleError`` as a 400 ``rule-error`` naming each option it refused."""
+    errors = [{"field": "rules", "message": str(e)} for e in getattr(exc, "errors", None) or []]
+    return Problem(400, detail=str(exc), errors=errors or [{"field": "rules", "message": str(exc)}],
+                   code="rule-error")
+
+
 def _engine_problem(exc: Exception) -> Problem | None:
     """A 400 problem for the engine's RecordError/RuleError, or None for anything else."""
     try:
@@ -354,14 +371,9 @@ def _engine_problem(exc: Exception) -> Problem | None:
     except ImportError:  # the engine is optional for this module
         return None
     if isinstance(exc, RecordError):
-        errors = [e if isinstance(e, Mapping) else {"message": str(e)} for e in exc.errors]
-        detail = errors[0].get("message") if len(errors) == 1 else f"{len(errors)} errors in the record."
-        return Problem(400, detail=detail, errors=errors, code="record-error")
+        return record_problem(exc)
     if isinstance(exc, RuleError):
-        errors = [{"field": "rules", "message": str(e)} for e in exc.errors] or [
-            {"field": "rules", "message": str(exc)}
-        ]
-        return Problem(400, detail=str(exc), errors=errors, code="rule-error")
+        return rule_problem(exc)
     return None
 
 

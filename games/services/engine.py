@@ -2,14 +2,19 @@
 
 Engine errors become 400 problems here, so every caller (views, bulk import, closing) gets the
 same answer shape: ``RecordError`` -> ``record-error`` with every error (action index, player,
-card), ``RuleError`` -> ``rule-error`` naming each option.
+card), ``RuleError`` -> ``rule-error`` naming each option. The two shapes are
+``loo_ledger.problems``' (``record_problem``, ``rule_problem``), which also answers an engine
+error that escapes anywhere else under the API.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from loo_ledger.problems import Problem
+from loo_ledger.problems import Problem, record_problem, rule_problem
+
+__all__ = ["engine_replay", "engine_version", "record_problem", "rule_problem", "rules_check_seats",
+           "rules_resolve"]
 
 
 def rules_resolve(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -37,25 +42,6 @@ def rules_check_seats(resolved: Mapping[str, Any], seats: list[str]) -> None:
         check(list(seats))
     except RuleError as exc:
         raise rule_problem(exc) from exc
-
-
-def rule_problem(exc: Exception) -> Problem:
-    errors = [{"field": "rules", "message": str(e)} for e in getattr(exc, "errors", [])]
-    return Problem(400, detail=str(exc), errors=errors or [{"field": "rules", "message": str(exc)}],
-                   code="rule-error")
-
-
-def record_problem(exc: Exception, *, deal: int | None = None) -> Problem:
-    """A RecordError as a 400 problem; ``deal`` prefixes messages when a later deal broke."""
-    errors: list[dict[str, Any]] = []
-    for e in getattr(exc, "errors", None) or [{"message": str(exc)}]:
-        item = dict(e) if isinstance(e, Mapping) else {"message": str(e)}
-        if deal is not None:
-            item["deal"] = deal
-        errors.append(item)
-    first = errors[0].get("message", str(exc))
-    detail = first if len(errors) == 1 else f"{len(errors)} errors in the record."
-    return Problem(400, detail=detail, errors=errors, code="record-error")
 
 
 def engine_replay(
