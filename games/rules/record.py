@@ -7,7 +7,7 @@ that cannot describe a real deal raises one ``RecordError`` listing every error 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .cards import CODE, NAME, card_code
@@ -421,15 +421,11 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
     top = [_card(c) for c in stock] if type(stock) is list else None
     if not top or None in top:
         return stock  # (not given, or a card the deal names)
-    pos, fixed = 0, None
-    for i, a in enumerate(actions):
-        if type(a) is not dict or a.get("action") != "exchange" or i in bad:
-            continue
+    fixed = None
+    for i, a, start, n in _stock_draws(r, dealer, actions, bad):
         player, listed = a.get("player"), a.get("draw")
-        n = _draw_count(a, r, dealer)
         drawn = _cards(listed) if type(listed) is list else []
-        off = top[pos:pos + n]
-        pos += n
+        off = top[start:start + n]
         if type(listed) is not list or None in drawn or drawn[:len(off)] == off:
             continue
         k = next(k for k, (x, y) in enumerate(zip(drawn, off)) if x != y)
@@ -445,8 +441,21 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
                 ops[i] = (ops[i][0], off)
         else:  # the draw was
             fixed = fixed or list(top)
-            fixed[pos - n:pos - n + len(off)] = drawn[:len(off)]
+            fixed[start:start + len(off)] = drawn[:len(off)]
     return stock if fixed is None else fixed
+
+
+def _stock_draws(r: RuleSet, dealer: Any, actions: list, unread: set[int]
+                 ) -> Iterator[tuple[int, dict, int, int]]:
+    """Each exchange's draw off the stock, in exchange order: its index, the exchange, where
+    on the stock its cards start and how many it draws (``unread`` exchanges draw nothing)."""
+    start = 0
+    for i, a in enumerate(actions):
+        if type(a) is not dict or a.get("action") != "exchange" or i in unread:
+            continue
+        n = _draw_count(a, r, dealer)
+        yield i, a, start, n
+        start += n
 
 
 def _draw_count(exchange: Mapping[str, Any], r: RuleSet, dealer: Any) -> int:
@@ -469,16 +478,13 @@ def _stock_places(stock: Any, r: RuleSet, dealer: Any, actions: list, unread: se
     card, not only found "dealt twice"."""
     top = [_card(c) for c in stock] if type(stock) is list else []
     places: dict[int, tuple[str, str]] = {}
-    pos = 0
-    for i, a in enumerate(actions):
-        if type(a) is not dict or a.get("action") != "exchange" or i in unread:
-            continue
-        n, player = _draw_count(a, r, dealer), a.get("player")
-        for c in top[pos:pos + n]:
+    end = 0
+    for _, a, start, n in _stock_draws(r, dealer, actions, unread):
+        player, end = a.get("player"), start + n
+        for c in top[start:end]:
             if c is not None and type(player) is str:
                 places.setdefault(c, (player, f"it is in the stock, drawn by {player}"))
-        pos += n
-    for c in top[pos:]:
+    for c in top[end:]:
         if c is not None:
             places.setdefault(c, ("", "it is in the stock, drawn by nobody"))
     return places
