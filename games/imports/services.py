@@ -860,7 +860,7 @@ def _stored(job: ImportJob) -> ImportJob:
     return job
 
 
-def given_up_detail(starts: int) -> str:
+def _given_up_detail(starts: int) -> str:
     """The job's ``detail`` once its runs killed their worker ``starts`` times."""
     return (f"the import stopped its worker {starts} times (the worker was killed while running "
             "it, most likely out of memory: the file is probably too large for the server), so "
@@ -877,7 +877,7 @@ def _given_up(job: ImportJob) -> ImportJob:
     if ImportJob.objects.filter(pk=job.pk, session__isnull=True, status__in=running,
                                 starts__gte=MAX_STARTS).update(
             status=ImportJob.Status.FAILED, finished_at=timezone.now(),
-            detail=given_up_detail(job.starts)):
+            detail=_given_up_detail(job.starts)):
         logger.error("import job %s killed its worker %s times: failed, not run again",
                      job.pk, job.starts)
     job.refresh_from_db()
