@@ -19,7 +19,9 @@ def render_pdf(session_id: int, fingerprint: str | None = None) -> str:
     still renders.
 
     Idempotent: the file name carries the report's fingerprint, so a retried or duplicated
-    task finds the file already there.
+    task finds the file already there. Late ack: a worker killed mid-rendering has the message
+    handed out again; each delivery counts a start under the key first, and one that finds
+    ``MAX_STARTS`` made leaves the failure instead of rendering (games.reports.pdf.pdf_attempt).
     """
     from games.models import GameSession
     from games.reports.gather import session_report

@@ -245,6 +245,14 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+#: the worker's pool processes, each running one task at a time (a 1,000-deal session's PDF
+#: takes some 370 MB): the worker unit reads it from the environment file, not its command line
+CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2)
+if CELERY_WORKER_CONCURRENCY < 1:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("LOO_WORKER_CONCURRENCY must be 1 or more, not "
+                               f"{CELERY_WORKER_CONCURRENCY}")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: seconds a task may run at most: the import's soft time limit (games/imports/tasks.py), the
 #: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout

@@ -51,7 +51,8 @@ def test_database_connections_are_kept_as_env_example_says():
     assert default.stdout.split("\n")[0] == "0 True", default.stdout + default.stderr
 
 
-@pytest.mark.parametrize("name", ["LOO_DB_CONN_MAX_AGE", "LOO_NUM_PROXIES", "LOO_HSTS_SECONDS"])
+@pytest.mark.parametrize("name", ["LOO_DB_CONN_MAX_AGE", "LOO_NUM_PROXIES", "LOO_HSTS_SECONDS",
+                                  "LOO_WORKER_CONCURRENCY"])
 def test_a_number_setting_that_is_not_a_number_is_named(name):
     done = _manage("check", **_production(**{name: "sixty"}))
     assert done.returncode != 0
@@ -263,6 +264,24 @@ def test_every_unit_runs_as_the_service_user_with_the_same_hardening():
         assert {k: unit.get(k) for k in hardening} == hardening, name
         for command in unit.get("ExecStartPre", []) + unit["ExecStart"]:
             assert command.startswith("/opt/loo-ledger/.venv/bin/"), command
+
+
+def test_the_workers_pool_processes_come_from_the_environment_file():
+    # a --concurrency on the unit's command line would override the setting, whatever the
+    # environment file says
+    worker = _unit("loo-ledger-worker.service")
+    [command] = worker["ExecStart"]
+    assert command.split()[1:4] == ["-A", "loo_ledger", "worker"]
+    assert "--concurrency" not in command and " -c" not in command
+    assert "\n# LOO_WORKER_CONCURRENCY=2\n" in (ROOT / "deploy" / "env.example").read_text()
+    code = "from loo_ledger.celery import app; print(app.conf.worker_concurrency)"
+    default = _manage("shell", "-v", "0", "-c", code, **_production())
+    assert default.stdout.strip() == "2", default.stdout + default.stderr  # as the unit had it
+    three = _manage("shell", "-v", "0", "-c", code, **_production(LOO_WORKER_CONCURRENCY="3"))
+    assert three.stdout.strip() == "3", three.stdout + three.stderr
+    none = _manage("check", **_production(LOO_WORKER_CONCURRENCY="0"))
+    assert none.returncode != 0
+    assert "LOO_WORKER_CONCURRENCY must be 1 or more, not 0" in none.stderr
 
 
 @pytest.mark.parametrize("name", ["loo-ledger-web.service", "loo-ledger-worker.service"])

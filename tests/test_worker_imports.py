@@ -3,8 +3,10 @@
 The worker is a subprocess (`celery -A loo_ledger worker --pool=solo`) pointed at the same
 PostgreSQL test database (pytest-django's `test_<NAME>`); the tests use committed rows
 (`transactional_db`) so the worker sees them. The second test kills the worker half-way through
-storing (a fault-injection hook holds the first attempt there) and checks that nothing of the
-session was stored and that a retry stores it whole.
+storing (a fault-injection hook holds the run there) and checks that nothing of the
+session was stored and that a retry stores it whole. The third kills the pool process of every
+run, as the OOM killer would a file too large: the worker hands the job out again three times,
+then fails it, and lives on.
 """
 from __future__ import annotations
 
@@ -54,13 +56,13 @@ def database_url() -> str:
 class Worker:
     """A Celery worker subprocess with its own log file."""
 
-    def __init__(self, tmp: Path, env_extra: dict[str, str]):
+    def __init__(self, tmp: Path, env_extra: dict[str, str], pool: str = "solo"):
         self.log = tmp / f"worker-{uuid.uuid4().hex[:6]}.log"
         env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": BROKER,
                "PYTHONUNBUFFERED": "1", **env_extra}
         env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "loo_ledger", "worker", "--pool=solo",
+            [sys.executable, "-m", "celery", "-A", "loo_ledger", "worker", f"--pool={pool}",
              "--loglevel=INFO", "--without-heartbeat", "--without-mingle", "--without-gossip",
              "-n", f"r1-test-{uuid.uuid4().hex[:6]}@%h"],
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
@@ -85,8 +87,8 @@ def start_worker(transactional_db, tmp_path, settings) -> Iterator[Callable[...,
     settings.MEDIA_ROOT = tmp_path / "media"  # the worker's LOO_VAR_DIR below: one media dir
     workers: list[Worker] = []
 
-    def start(**env: str) -> Worker:
-        workers.append(Worker(tmp_path, {"LOO_VAR_DIR": str(tmp_path), **env}))
+    def start(pool: str = "solo", **env: str) -> Worker:
+        workers.append(Worker(tmp_path, {"LOO_VAR_DIR": str(tmp_path), **env}, pool))
         return workers[-1]
 
     yield start
@@ -172,3 +174,41 @@ def test_worker_killed_mid_import_stores_nothing_and_retry_works(start_worker, c
     assert stored_counts(club)["sessions"] == 1 and stored_counts(club)["deals"] == 53
     assert_hand_session_stored(job)
     assert scorer_client.post(f"/api/v1/clubs/oak/imports/{job_id}/retry").status_code == 409
+
+
+def test_a_job_that_kills_its_pool_process_every_time_fails_after_three_starts(
+        start_worker, club, scorer_client, tmp_path):
+    # prefork, one pool process: a killed pool process has its message put back at once
+    # (reject_on_worker_lost) and handed to the new one; the main process lives on
+    from games.imports.services import HOLD_ENV
+
+    hold = tmp_path / "holding"
+    worker = start_worker(pool="prefork", LOO_WORKER_CONCURRENCY="1", **{HOLD_ENV: str(hold)})
+    response = scorer_client.post("/api/v1/clubs/oak/imports/", {"source": kit.session_file()},
+                                  format="json")
+    job_id = response.json()["id"]
+    pids = []
+    for start in (1, 2, 3):
+        wait_for(f"run {start} to be half-way through storing", hold.exists)
+        wait_for("its process id", lambda: hold.read_text().strip().isdigit())
+        pids.append(int(hold.read_text()))
+        assert job_of(job_id).starts == start
+        hold.unlink()  # the next run holds too
+        os.kill(pids[-1], signal.SIGKILL)  # as the OOM killer would
+    wait_for("the job to fail", lambda: job_of(job_id).status == "failed")
+    job = job_of(job_id)
+    assert (job.starts, job.attempts, job.session_id) == (3, 3, None)
+    assert job.detail.startswith("the import stopped its worker 3 times")
+    assert len(set(pids)) == 3 and worker.proc.poll() is None  # three pool processes, one worker
+    assert not hold.exists()  # the fourth delivery ran nothing
+    assert stored_counts(club) == {"sessions": 0, "deals": 0, "purchases": 0, "ledger": 0}
+    log = worker.text()
+    assert log.count("exited with 'signal 9 (SIGKILL)'") == 3, log
+    assert f"import job {job_id} killed its worker 3 times: failed, not run again" in log
+
+    hold.write_text("no more holding")  # the cause fixed: a retry runs it afresh, whole
+    assert scorer_client.post(f"/api/v1/clubs/oak/imports/{job_id}/retry").status_code == 202
+    wait_for("the retried import to finish", lambda: job_of(job_id).status in ("done", "failed"))
+    job = job_of(job_id)
+    assert (job.status, job.starts, job.attempts) == ("done", 1, 4)
+    assert_hand_session_stored(job)

@@ -35,7 +35,12 @@ class ImportJob(models.Model):
     done = models.PositiveIntegerField(default=0, help_text="Deal lines validated so far.")
     errors = models.JSONField(default=list, blank=True, help_text="Per-line errors.")
     detail = models.TextField(blank=True)
-    attempts = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0, help_text="Runs begun, retries included.")
+    starts = models.PositiveIntegerField(
+        default=0, help_text="Runs begun since the job was last queued (uploaded or retried), "
+        "counted as each begins: a worker killed mid-run leaves its start counted, and the "
+        "run after the last one allowed (games.imports.services.MAX_STARTS) fails the job "
+        "instead of killing its worker again.")
     allow_duplicate = models.BooleanField(
         default=False, help_text="Made with allow_duplicate: a retry may store the file again "
         "although another import of it stored it or is under way.")

@@ -105,8 +105,15 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
-#: Fault injection for the worker-death test: when set, the first attempt of an import stops
-#: half-way through storing (inside its transaction), touches this file and waits to be killed.
+#: runs of one job begun at most, each time it is queued (uploaded or retried). A run whose
+#: worker is killed (the OOM killer on a file too large, a crash in a C library) leaves its
+#: message to be handed out again (late ack): a redelivery after a restart mid-run finishes the
+#: job, but one that kills its worker every time would do so for ever. The delivery after the
+#: last start fails the job instead (``_given_up``).
+MAX_STARTS = 3
+#: Fault injection for the worker-death tests: when set, a run of an import that finds no such
+#: file stops half-way through storing (inside its transaction), writes its process id to this
+#: file and waits to be killed (a test removes the file to hold the next run too).
 HOLD_ENV = "LOO_IMPORT_HOLD_FILE"
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
@@ -253,8 +260,8 @@ def import_job_retry(*, club: Club, job_id: int) -> ImportJob:
                           code="conflict", session=job.session_id)
         if not job.allow_duplicate:
             refuse_duplicate(club, job.source, besides=job.pk)
-        job.status, job.detail = ImportJob.Status.QUEUED, ""
-        job.save(update_fields=["status", "detail"])
+        job.status, job.detail, job.starts = ImportJob.Status.QUEUED, "", 0  # the cause may be
+        job.save(update_fields=["status", "detail", "starts"])  # fixed: MAX_STARTS runs afresh
         publish(job.pk)
     return job
 
@@ -829,15 +836,15 @@ def store_session_file(club: Club, sf: SessionFile, user: Any = None,
     return session
 
 
-def _hold_for_test(job: ImportJob, total: int) -> Callable[[int], None] | None:
-    """The fault-injection hook (see HOLD_ENV): first attempt only, half-way through storing."""
+def _hold_for_test(total: int) -> Callable[[int], None] | None:
+    """The fault-injection hook (see HOLD_ENV): half-way through storing, while no run holds."""
     path = os.environ.get(HOLD_ENV)
-    if not path or job.attempts != 1:
+    if not path or Path(path).exists():
         return None
 
     def hold(number: int) -> None:
         if number == max(total // 2, 1):
-            Path(path).touch()
+            Path(path).write_text(str(os.getpid()))
             while True:  # wait here, transaction open, until the test kills the worker
                 time.sleep(0.2)
 
@@ -850,6 +857,30 @@ def _stored(job: ImportJob) -> ImportJob:
         job.status, job.done = ImportJob.Status.DONE, job.total
         job.finished_at = job.finished_at or timezone.now()
         job.save(update_fields=["status", "done", "finished_at"])
+    return job
+
+
+def _given_up_detail(starts: int) -> str:
+    """The job's ``detail`` once its runs killed their worker ``starts`` times."""
+    return (f"the import stopped its worker {starts} times (the worker was killed while running "
+            "it, most likely out of memory: the file is probably too large for the server), so "
+            "it was not run again; nothing was stored. Split the file into smaller sessions, or "
+            "POST .../retry once the cause is fixed")
+
+
+def _given_up(job: ImportJob) -> ImportJob:
+    """A delivery of a job begun ``MAX_STARTS`` times already: if the last run never ended (its
+    worker was killed, and the message came back), the job fails, saying why, rather than
+    kill a worker again; acknowledged, its message goes. A job whose last run ended (failed)
+    is left as it is: this delivery is a stray copy of its message."""
+    running = [ImportJob.Status.VALIDATING, ImportJob.Status.STORING]
+    if ImportJob.objects.filter(pk=job.pk, session__isnull=True, status__in=running,
+                                starts__gte=MAX_STARTS).update(
+            status=ImportJob.Status.FAILED, finished_at=timezone.now(),
+            detail=_given_up_detail(job.starts)):
+        logger.error("import job %s killed its worker %s times: failed, not run again",
+                     job.pk, job.starts)
+    job.refresh_from_db()
     return job
 
 
@@ -880,12 +911,14 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
     the store transaction locks the job row and stops if another run already stored it."""
     job = ImportJob.objects.select_related("club", "created_by").get(pk=job_id)
     # a stored job is left as it is: another run (a retry, a redelivery) may have stored it
-    # since, so the reset only touches a job without its session
-    if not ImportJob.objects.filter(pk=job_id, session__isnull=True).update(
+    # since, so the reset only touches a job without its session. The start is counted in this
+    # statement's own commit, before any work: a worker killed in the run leaves it counted.
+    if not ImportJob.objects.filter(pk=job_id, session__isnull=True, starts__lt=MAX_STARTS).update(
             status=ImportJob.Status.VALIDATING, attempts=F("attempts") + 1,
-            started_at=timezone.now(), finished_at=None, errors=[], detail="", done=0):
+            starts=F("starts") + 1, started_at=timezone.now(), finished_at=None, errors=[],
+            detail="", done=0):
         job.refresh_from_db()
-        return _stored(job)
+        return _stored(job) if job.session_id is not None else _given_up(job)
     job.refresh_from_db()
 
     def report(phase: str, done: int, total: int) -> None:
@@ -899,7 +932,7 @@ def run_import(job_id: int, progress: Progress | None = None) -> ImportJob:
         _set(job_id, total=sf.deals)
         validate_session_file(job.club, sf, report, job.created_by)
         _set(job_id, status=ImportJob.Status.STORING)
-        hold = _hold_for_test(job, sf.deals)
+        hold = _hold_for_test(sf.deals)
         with transaction.atomic():
             locked = ImportJob.objects.select_for_update().get(pk=job_id)
             if locked.session_id is not None:  # stored meanwhile by another run

@@ -9,7 +9,9 @@ from celery import shared_task
              soft_time_limit=600)
 def import_session(job_id: int) -> str:
     """Run an import job; late ack, so a worker that dies mid-import leaves the message to be
-    redelivered (and the job's transaction rolled back: nothing half stored)."""
+    redelivered (and the job's transaction rolled back: nothing half stored). Each delivery
+    counts a start on the job first; one that finds ``MAX_STARTS`` already made fails the job
+    instead of running it (games.imports.services: a file that kills its worker every time)."""
     from games.imports.services import run_import
 
     return run_import(job_id).status

@@ -1,9 +1,10 @@
 """PDF files of reports, cached by the report's content so an unchanged session renders once.
 
 Each PDF is ``session-<id>-<fingerprint>.pdf`` under ``MEDIA_ROOT/reports/``. Beside it live its
-markers: ``.queued`` while a worker has been asked to render it, ``.failed`` (why) after an
-attempt failed, and a temporary ``.<digits>.tmp`` (``_private``): the worker's while it writes
-the PDF or the failure, a request's while it reads a failure it claimed. All are named by a
+markers: ``.queued`` while a worker has been asked to render it, ``.started`` (how many times)
+while a rendering has begun and not ended, ``.failed`` (why) after an attempt failed, and a
+temporary ``.<digits>.tmp`` (``_private``): the worker's while it writes the PDF, the failure or
+the count, a request's while it reads a failure it claimed. All are named by a
 :class:`PdfKey`, the session and the fingerprint the *request* computed, and the task is handed
 that key: whatever becomes of a rendering is found where the asking client's next poll looks.
 """
@@ -30,7 +31,12 @@ QUEUED_FOR = 600
 
 _FINGERPRINT = r"[0-9a-f]{20}"
 _NAME = re.compile(rf"session-(?P<session>\d+)-(?P<fingerprint>{_FINGERPRINT})"
-                   r"(?P<suffix>\.pdf|\.queued|\.failed|\.\d+\.tmp)")
+                   r"(?P<suffix>\.pdf|\.queued|\.started|\.failed|\.\d+\.tmp)")
+#: starts of one rendering at most. A rendering whose worker is killed (the OOM killer on a
+#: report too large, a crash in WeasyPrint's C libraries) leaves its message to be handed out
+#: again (late ack): one interrupted by a restart then finishes, but one that kills its worker
+#: every time would do so for ever. The delivery after the last start fails it instead.
+MAX_STARTS = 3
 
 
 def report_fingerprint(report: SessionReport) -> str:
@@ -79,7 +85,8 @@ def pdf_open(key: PdfKey) -> BinaryIO | None:
 
 def pdf_files() -> Iterator[tuple[Path, PdfKey, str]]:
     """Every rendered PDF and marker on disk, with its key and suffix (``.pdf``, ``.queued``,
-    ``.failed``, ``.<digits>.tmp``); any other file there is not ours and left out."""
+    ``.started``, ``.failed``, ``.<digits>.tmp``); any other file there is not ours and left
+    out."""
     if not reports_dir().is_dir():
         return
     for path in reports_dir().iterdir():
@@ -134,18 +141,52 @@ def pdf_failure(key: PdfKey) -> str | None:
         claimed.unlink(missing_ok=True)
 
 
+class GivenUp(Exception):
+    """A rendering not begun again: its last ``MAX_STARTS`` starts each killed their worker."""
+
+    def __init__(self, starts: int) -> None:
+        super().__init__(f"its rendering stopped the worker {starts} times (the worker was "
+                         "killed while rendering it, most likely out of memory: the report is "
+                         "probably too large for the server), so it was not tried again")
+
+
+def pdf_started(key: PdfKey) -> int:
+    """Count a start of this rendering in its ``.started`` marker, written whole before any
+    work, so a worker killed in the rendering leaves it counted; the starts so far, this one
+    included. Only an attempt that ends (``pdf_attempt``) removes the marker."""
+    marker = key.file(".started")
+    try:
+        before = int(marker.read_text(encoding="ascii"))
+    except (FileNotFoundError, ValueError):  # none yet (or not ours to read): a first start
+        before = 0
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    _write_whole(marker, str(before + 1).encode())
+    return before + 1
+
+
 @contextmanager
 def pdf_attempt(key: PdfKey) -> Iterator[None]:
     """One rendering asked for as ``key``. Whatever fails inside (the session lookup, the
     report, WeasyPrint) is left for the polling request (``pdf_failure``) instead of a queued
-    marker that would have it wait in vain; done or failed, it is no longer queued."""
+    marker that would have it wait in vain; done or failed, it is no longer queued.
+
+    Its start is counted first (``pdf_started``): past ``MAX_STARTS`` the body is not run, and
+    :class:`GivenUp` is the failure the client is told. An attempt that ends, done or failed,
+    takes its count away, so the next request after a failure is told starts afresh; only a
+    worker killed mid-rendering (or a BaseException, as a kill is simulated) leaves it."""
     try:
+        if (starts := pdf_started(key)) > MAX_STARTS:
+            raise GivenUp(starts - 1)
         yield
     except Exception as exc:
         marker = key.file(".failed")
         marker.parent.mkdir(parents=True, exist_ok=True)
-        _write_whole(marker, f"{type(exc).__name__}: {exc}"[:500].encode())
+        why = str(exc) if isinstance(exc, GivenUp) else f"{type(exc).__name__}: {exc}"
+        _write_whole(marker, why[:500].encode())
+        key.file(".started").unlink(missing_ok=True)
         raise
+    else:
+        key.file(".started").unlink(missing_ok=True)
     finally:
         pdf_withdrawn(key)
 

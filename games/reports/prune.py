@@ -47,7 +47,9 @@ def current_fingerprints(session_ids: Iterable[int]) -> dict[int, str]:
 def is_stale(key: PdfKey, suffix: str, age: float, max_age: float, current: dict[int, str]) -> bool:
     """A queued marker or a worker's temporary file is stale once the queued window is over
     (no request waits on it, no rendering is under way); a PDF or a failure, once its report is
-    no longer the session's current one (or the session is gone) or it is older than max_age."""
+    no longer the session's current one (or the session is gone) or it is older than max_age;
+    so is a start count (``.started``), which a killed rendering's message, handed out again
+    up to the broker's visibility timeout later, still counts on."""
     if suffix == ".queued" or suffix.endswith(".tmp"):
         return age > QUEUED_FOR
     now = current.get(int(key.session_id))

@@ -209,16 +209,19 @@ def test_a_whole_evening_answers_as_documented(openapi, scorer_client, owner_cli
     check("get", sessions, scorer_client.get("/api/v1/clubs/oak/sessions/"), 200)
     text = scorer_client.get(f"{base}file").content
     imports = "/api/v1/clubs/{club}/imports/"
+    # each job by the id its answer gives (on PostgreSQL the ids go on from earlier tests)
     with django_capture_on_commit_callbacks(execute=True):  # the (eager) import task
-        check("post", imports, scorer_client.post("/api/v1/clubs/oak/imports/", text,
-                                                  content_type="application/x-ndjson"), 202)
-    job = check("get", f"{imports}{{job_id}}", scorer_client.get("/api/v1/clubs/oak/imports/1"), 200)
+        made = check("post", imports, scorer_client.post("/api/v1/clubs/oak/imports/", text,
+                                                         content_type="application/x-ndjson"), 202)
+    job = check("get", f"{imports}{{job_id}}", scorer_client.get(
+        f"/api/v1/clubs/oak/imports/{made['id']}"), 200)
     assert job["status"] == "done", job
     with django_capture_on_commit_callbacks(execute=True):
-        check("post", imports, scorer_client.post(
+        made = check("post", imports, scorer_client.post(
             "/api/v1/clubs/oak/imports/", b'{"format": "loo-session/1"}\n{"nonsense": 1}\n',
             content_type="application/x-ndjson"), 202)
-    bad = check("get", f"{imports}{{job_id}}", scorer_client.get("/api/v1/clubs/oak/imports/2"), 200)
+    bad = check("get", f"{imports}{{job_id}}", scorer_client.get(
+        f"/api/v1/clubs/oak/imports/{made['id']}"), 200)
     assert bad["status"] == "failed" and bad["errors"], bad
     check("post", f"{imports}{{job_id}}/retry", scorer_client.post(
         f"/api/v1/clubs/oak/imports/{bad['id']}/retry"), 202)

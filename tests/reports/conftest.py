@@ -73,3 +73,21 @@ def add_rebuy(session) -> None:
     from games.services.sessions import purchase_record
 
     purchase_record(session=session, player="ann", chips=20, paid=True, memo="rebuy", user=None)
+
+
+class WorkerKilled(BaseException):
+    """A task's process killed mid-task (the OOM killer, a crash in a C library), as far as the
+    task can tell: no ``except Exception`` of its runs, and after it only what a kill leaves
+    (what was committed, files written) counts. The message would be handed out again."""
+
+
+def killing(monkeypatch, module, name: str) -> list[tuple]:
+    """Make ``module.name`` kill its worker when called; returns the calls it was given."""
+    calls: list[tuple] = []
+
+    def killed(*args, **kwargs):
+        calls.append(args)
+        raise WorkerKilled
+
+    monkeypatch.setattr(module, name, killed)
+    return calls

@@ -16,7 +16,7 @@ import pytest
 from accounts.models import Member
 from tests.api.conftest import problem
 from tests.reports import sessionkit as kit
-from tests.reports.conftest import add_rebuy, fingerprint_of, get_pdf, url
+from tests.reports.conftest import WorkerKilled, add_rebuy, fingerprint_of, get_pdf, killing, url
 
 pytestmark = pytest.mark.django_db
 
@@ -238,6 +238,83 @@ def test_report_pdf_whose_rendering_failed_says_so_once(closed_session, viewer_c
     # said once; the next GET queues the rendering again
     assert get_pdf(viewer_client, closed_session).status_code == 202
     assert len(queue) == 2
+
+
+def started(key) -> str | None:
+    """The start count a rendering left under its key (None: none is counted)."""
+    marker = key.file(".started")
+    return marker.read_text() if marker.exists() else None
+
+
+def test_a_rendering_whose_worker_was_killed_twice_renders_the_third_time(
+        closed_session, viewer_client, queue, monkeypatch):
+    # a worker restarted mid-rendering (twice, even) still renders it when handed it again
+    from games.reports import pdf
+    from games.reports.pdf import PdfKey
+    from games.tasks import render_pdf
+
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    key, real = PdfKey(*queue[0]), pdf.report_pdf
+    kills = killing(monkeypatch, pdf, "report_pdf")
+    for count in ("1", "2"):
+        with pytest.raises(WorkerKilled):
+            render_pdf(*queue[0])
+        assert started(key) == count  # counted before the work, left behind by the kill
+    monkeypatch.setattr(pdf, "report_pdf", real)
+    render_pdf(*queue[0])
+    assert len(kills) == 2 and started(key) is None  # an attempt that ends takes its count away
+    response = get_pdf(viewer_client, closed_session)
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
+
+
+def test_the_delivery_after_three_kills_leaves_the_failure_unrendered_and_asking_again_starts_afresh(
+        closed_session, viewer_client, queue, monkeypatch):
+    from games.reports import pdf
+    from games.reports.pdf import MAX_STARTS, GivenUp, PdfKey
+    from games.tasks import render_pdf
+
+    assert MAX_STARTS == 3
+    assert get_pdf(viewer_client, closed_session).status_code == 202
+    key, real = PdfKey(*queue[0]), pdf.report_pdf
+    kills = killing(monkeypatch, pdf, "report_pdf")
+    for _ in range(3):
+        with pytest.raises(WorkerKilled):
+            render_pdf(*queue[0])
+    # the fourth delivery renders nothing (WeasyPrint not reached, the worker not killed): it
+    # fails (the task ends, so its message is acknowledged) and leaves why for the client
+    with pytest.raises(GivenUp):
+        render_pdf(*queue[0])
+    assert len(kills) == 3 and started(key) is None and not key.file(".pdf").exists()
+    assert_render_failed(viewer_client, closed_session, "The PDF could not be rendered (its "
+                         "rendering stopped the worker 3 times (the worker was killed while "
+                         "rendering it, most likely out of memory: the report is probably too "
+                         "large for the server), so it was not tried again). GET this URL again "
+                         "to try once more")
+    # told once; asking again queues it, with three starts afresh (more memory since, say)
+    assert get_pdf(viewer_client, closed_session).status_code == 202 and len(queue) == 2
+    with pytest.raises(WorkerKilled):
+        render_pdf(*queue[1])
+    assert started(key) == "1" and len(kills) == 4
+    monkeypatch.setattr(pdf, "report_pdf", real)
+    render_pdf(*queue[1])
+    assert get_pdf(viewer_client, closed_session).status_code == 200
+
+
+def test_in_eager_mode_a_rendering_that_killed_its_process_three_times_is_told_once(
+        closed_session, viewer_client, monkeypatch):
+    # without a broker the web process renders: one killed rendering it (its request cut off)
+    # three times leaves the count as a worker's would
+    from games.reports import pdf
+
+    key = pdf.PdfKey(closed_session.pk, fingerprint_of(closed_session))
+    key.file(".started").parent.mkdir(parents=True)
+    key.file(".started").write_text("3")
+    spy = killing(monkeypatch, pdf, "report_pdf")
+    assert_render_failed(viewer_client, closed_session, "its rendering stopped the worker 3 times")
+    assert spy == [] and started(key) is None
+    monkeypatch.undo()
+    response = get_pdf(viewer_client, closed_session)  # asked again: rendered afresh
+    assert response.status_code == 200 and b"".join(response.streaming_content).startswith(b"%PDF")
 
 
 def reading_meanwhile(monkeypatch, meanwhile) -> None:

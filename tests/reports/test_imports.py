@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.reports import sessionkit as kit
+from tests.reports.conftest import WorkerKilled, killing
 
 pytestmark = pytest.mark.django_db
 IMPORTS = "/api/v1/clubs/oak/imports/"
@@ -1300,3 +1301,106 @@ def test_a_number_json_has_not_is_the_lines_error(scorer_client,
     from tests.reports.test_session_file_export import engine_errors
 
     assert [(e["line"], e["message"]) for e in engine_errors(text.split("\n"))][:1] == [(2, message)]
+
+
+# --- a job that kills its worker: handed out again, but not for ever -------------------------
+
+def queued_job(client, capture, text: str) -> int:
+    """Upload ``text``; its message is queued, not run (the test delivers it as a worker would)."""
+    with capture() as callbacks:
+        response = client.post(IMPORTS, {"source": text}, format="json")
+    assert response.status_code == 202 and len(callbacks) == 1, response.content
+    return response.json()["id"]
+
+
+def killed_runs(job_id: int, times: int) -> None:
+    """Deliver the job ``times`` times, each run's worker killed half-way through storing."""
+    from games.imports.tasks import import_session
+
+    for _ in range(times):
+        with pytest.raises(WorkerKilled):
+            import_session(job_id)
+
+
+def test_a_job_whose_worker_was_killed_twice_runs_the_third_time(
+        scorer_client, monkeypatch, django_capture_on_commit_callbacks):
+    # a restart mid-import (a deploy, a worker killed once or twice) still finishes the job
+    from games.imports import services
+    from games.imports.models import ImportJob
+    from games.imports.tasks import import_session
+    from games.models import GameSession
+
+    job_id = queued_job(scorer_client, django_capture_on_commit_callbacks, kit.session_file(3))
+    store = services.store_session_file
+    kills = killing(monkeypatch, services, "store_session_file")
+    killed_runs(job_id, 2)
+    job = ImportJob.objects.get(pk=job_id)
+    # each start counted before the work, and left behind by the kill; nothing half stored
+    assert (job.status, job.starts, job.attempts, job.session_id) == ("storing", 2, 2, None)
+    assert len(kills) == 2 and not GameSession.objects.exists()
+    monkeypatch.setattr(services, "store_session_file", store)
+    assert import_session(job_id) == "done"
+    job = ImportJob.objects.get(pk=job_id)
+    assert (job.status, job.starts, job.attempts, job.done) == ("done", 3, 3, 3)
+    assert GameSession.objects.get().deals.count() == 3
+
+
+def test_the_delivery_after_three_kills_fails_the_job_unrun_and_a_retry_runs_it_afresh(
+        scorer_client, monkeypatch, django_capture_on_commit_callbacks):
+    from games.imports import services
+    from games.imports.models import ImportJob
+    from games.imports.tasks import import_session
+    from games.models import GameSession
+
+    assert services.MAX_STARTS == 3
+    job_id = queued_job(scorer_client, django_capture_on_commit_callbacks, kit.session_file(3))
+    store, parse = services.store_session_file, services.parse_session_file
+    kills = killing(monkeypatch, services, "store_session_file")
+    killed_runs(job_id, 3)
+    assert len(kills) == 3
+    reads = []
+    monkeypatch.setattr(services, "parse_session_file",
+                        lambda text: reads.append(text) or parse(text))
+    # the fourth delivery: the job fails, saying why, and nothing of the run is done (the file
+    # not even read, the worker not killed); the task returns, so the message is acknowledged
+    assert import_session(job_id) == "failed"
+    assert reads == [] and len(kills) == 3
+    job = scorer_client.get(f"{IMPORTS}{job_id}").json()
+    assert (job["status"], job["attempts"], job["session"]) == ("failed", 3, None)
+    assert job["detail"] == (
+        "the import stopped its worker 3 times (the worker was killed while running it, most "
+        "likely out of memory: the file is probably too large for the server), so it was not "
+        "run again; nothing was stored. Split the file into smaller sessions, or POST "
+        ".../retry once the cause is fixed")
+    assert job["finished_at"] is not None
+    # another copy of the message finds the job ended: left as it is, still not run
+    assert import_session(job_id) == "failed" and reads == []
+    assert ImportJob.objects.get(pk=job_id).detail == job["detail"]
+
+    # the cause fixed (more memory, say): a retry counts its starts afresh and runs the job
+    monkeypatch.setattr(services, "store_session_file", store)
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = scorer_client.post(f"{IMPORTS}{job_id}/retry")
+    assert retried.status_code == 202
+    job = ImportJob.objects.get(pk=job_id)
+    assert (job.status, job.starts, job.attempts, job.detail) == ("done", 1, 4, "")
+    assert len(reads) == 1 and GameSession.objects.get().deals.count() == 3
+
+
+def test_a_retry_resets_the_starts_of_a_job_killed_short_of_the_cap(
+        scorer_client, monkeypatch, django_capture_on_commit_callbacks):
+    # killed twice, retried (the user did not wait for the redelivery): three starts afresh
+    from games.imports import services
+    from games.imports.models import ImportJob
+    from games.imports.tasks import import_session
+
+    job_id = queued_job(scorer_client, django_capture_on_commit_callbacks, kit.session_file(3))
+    killing(monkeypatch, services, "store_session_file")
+    killed_runs(job_id, 2)
+    with django_capture_on_commit_callbacks() as published:
+        assert scorer_client.post(f"{IMPORTS}{job_id}/retry").status_code == 202
+    job = ImportJob.objects.get(pk=job_id)
+    assert (job.status, job.starts, job.attempts) == ("queued", 0, 2) and len(published) == 1
+    killed_runs(job_id, 3)  # three more runs, not one: the count began again
+    assert import_session(job_id) == "failed"
+    assert ImportJob.objects.get(pk=job_id).detail.startswith("the import stopped its worker 3 times")

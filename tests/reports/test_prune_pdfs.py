@@ -48,6 +48,8 @@ def test_prune_keeps_current_young_pdfs_and_removes_the_rest(session):
         put(session.pk, current, ".failed", age=60),  # not read yet by the client
         put(session.pk, OTHER, ".queued", age=60),  # a rendering may still be under way
         put(session.pk, current, ".4242.tmp", age=60),  # a worker writing now
+        # a killed rendering's count, its message due back within the visibility timeout
+        put(session.pk, current, ".started", age=20 * 60),
     ]
     gone = [
         put(session.pk, OTHER, ".pdf", age=60, size=1000),  # superseded by a later deal
@@ -55,12 +57,13 @@ def test_prune_keeps_current_young_pdfs_and_removes_the_rest(session):
         put(session.pk, OTHER, ".failed", age=60, size=10),  # a failure nobody will ask about
         put(session.pk, current, ".queued", age=11 * 60, size=0),  # aged out of the window
         put(session.pk, OTHER, ".4242.tmp", age=11 * 60, size=500),  # a killed worker's
+        put(session.pk, OTHER, ".started", age=60, size=1),  # a version nobody asks for now
     ]
     mine = keep[0].with_name("notes.txt")  # not a file of ours
     mine.write_text("not a report")
     out = prune()
     assert [p for p in keep + gone + [mine] if p.exists()] == keep + [mine]
-    assert "Removed 2 PDF(s) and 3 marker(s), 3510 bytes" in out
+    assert "Removed 2 PDF(s) and 4 marker(s), 3511 bytes" in out
 
 
 def test_prune_older_than_removes_even_a_current_pdf(session):

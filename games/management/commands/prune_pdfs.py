@@ -18,7 +18,7 @@ DAY = 86400
 
 class Command(BaseCommand):
     help = ("Remove rendered PDF reports that are superseded, of a deleted session, or older "
-            "than --older-than days, and stale queued/failed markers; prints count and bytes.")
+            "than --older-than days, and stale queued/started/failed markers; prints count and bytes.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--older-than", type=int, default=30, metavar="DAYS",
