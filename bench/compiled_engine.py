@@ -36,7 +36,7 @@ COPY = SRC / "games" / "rules"
 #: the modules compiled: the replay's path (``errors`` stays interpreted: its exceptions derive
 #: from ValueError; ``cli``, ``session``, ``simulate``, ``notation`` are off the replay's path)
 COMPILED = ("cards", "phases", "state", "duties", "declaring", "exchanging", "flushes", "deal",
-            "settlement", "verdict", "jsontext")
+            "settlement", "verdict", "record", "jsontext", "errors")
 
 _GAMES_INIT = f'''"""The build copy's ``games``: ``rules`` compiled here, the rest from the repository."""
 __path__.append({str(ROOT / "games")!r})
