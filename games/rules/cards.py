@@ -23,7 +23,7 @@ _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "�
 #: every accepted spelling -> card; the replay looks cards up here and falls back to parse_card
 CODE: dict[str, int] = {}
 for _c, _name in enumerate(NAME):
-    _r, _s = _name
+    _r, _s = _name[0], _name[1]
     for _rank in ((_r, "10") if _r == "T" else (_r,)):
         for _suit in [_s] + [k for k, v in _SUIT_SYMBOLS.items() if v == _s]:
             for _spelled in {_rank + _suit, (_rank + _suit).lower()}:
@@ -40,10 +40,11 @@ def card_names(cards: Iterable[int]) -> list[str]:
     return [NAME[c] for c in cards]
 
 
-def card_code(text: str) -> int:
-    """Card int for text, raising ValueError for what is not a card."""
+def card_code(text: object) -> int:
+    """Card int for text, raising ValueError for what is not a card (a record's JSON may
+    give any value where a card belongs)."""
     try:
-        return CODE[text]
+        return CODE[text]  # type: ignore[index]  # (not a str: KeyError or TypeError)
     except (KeyError, TypeError):
         return parse_card(text)
 

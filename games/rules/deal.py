@@ -8,7 +8,7 @@ checks on every play index precomputed tables so a replay stays fast.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names, count_cards
 from .declaring import Declaring
@@ -34,6 +34,7 @@ from .phases import (
     unknown_action,
 )
 from .settlement import Books
+from .state import DEAL_ATTRIBUTES
 from .verdict import build_verdict
 from .version import ENGINE_VERSION
 
@@ -146,89 +147,13 @@ def _setup(r: RuleSet, seats: Sequence[str], dealer: str, pool: int, first_of_se
 class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
     """The state of one deal; push record actions, ask what is legal, read the verdict."""
 
-    __slots__ = (
-        '_ace_first',
-        '_best',
-        '_bold',
-        '_civil',
-        '_civil_called',
-        '_d',
-        '_decl',
-        '_decl_cursor',
-        '_declared_order',
-        '_defender',
-        '_discards',
-        '_double',
-        '_drawn',
-        '_duty_upto',
-        '_ended',
-        '_es',
-        '_ex_limit',
-        '_ex_queue',
-        '_exchanged',
-        '_flushes',
-        '_forced_pass',
-        '_hand_size',
-        '_hands',
-        '_has_miss',
-        '_head',
-        '_idx',
-        '_in_trick',
-        '_inferred',
-        '_key',
-        '_known',
-        '_known_held',
-        '_lead_card',
-        '_lead_extra',
-        '_led',
-        '_made_up',
-        '_miss',
-        '_miss_dealt',
-        '_miss_taker',
-        '_mode',
-        '_n',
-        '_offenders',
-        '_order',
-        '_out_of_deal',
-        '_pam',
-        '_pam_led',
-        '_pos',
-        '_redeal',
-        '_redrawn',
-        '_result',
-        '_sits_out_next',
-        '_special',
-        '_standers',
-        '_stock',
-        '_stock_pos',
-        '_stock_size',
-        '_tcards',
-        '_three',
-        '_to_act',
-        '_trick_no',
-        '_tricks',
-        '_trump',
-        '_trump_mode',
-        '_turn',
-        '_unverified',
-        '_winner',
-        '_won',
-        'books',
-        'dealer',
-        'deferred_errors',
-        'first_of_series',
-        'phase',
-        'pool_before',
-        'pool_kind',
-        'rules',
-        'seats',
-        'turnup',
-        'violations',
-    )
+    __slots__ = ()
 
+    # (``turnup`` is any object: ``replay`` passes the record's value on, and what is not a card
+    # is refused here as a record error)
     def __init__(self, rules: RuleSet | Mapping[str, Any], seats: Sequence[str], dealer: str, *,
                  pool: int = 0, hands: Mapping[str, Sequence[str | int] | None] | None = None,
-                 miss: Sequence[str | int] | None = None, turnup: str | int | None = None,
+                 miss: Sequence[str | int] | None = None, turnup: object = None,
                  stock: Sequence[str | int] | None = None, first_of_series: bool = True,
                  redeal: bool = False, sits_out: Sequence[str] = (),
                  inferred: Sequence[str] = (), final: bool = False,
@@ -263,23 +188,26 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     continue
                 if cards is None:
                     continue
-                if name not in inferred:  # inferred: read back from the plays, ints already
-                    cards = self._cards(cards, f"hands.{name}", errors, name)
-                    if len(cards) != hs:
+                if name in inferred:  # read back from the plays, ints already
+                    hand = cast("list[int]", cards)
+                else:
+                    hand = self._cards(cards, f"hands.{name}", errors, name)
+                    if len(hand) != hs:
                         errors.append(record_error(
-                            f"hands: {name} holds {count_cards(len(cards))}, {GAME_NAMES[r.game]} "
+                            f"hands: {name} holds {count_cards(len(hand))}, {GAME_NAMES[r.game]} "
                             f"deals {hs} cards a hand",
                             field="hands", player=name))
-                dealt[i] = cards
-            for cards in dealt:
-                if cards:
-                    known += cards
+                dealt[i] = hand
+            for held in dealt:
+                if held:
+                    known += held
         self._miss = self._cards(miss, "miss", errors) if miss is not None else None
         self.turnup = None
         if turnup is not None:
             c = CODE.get(turnup) if type(turnup) is str else None
             if c is None:
-                c = (self._cards([turnup], "turnup", errors) or [None])[0]
+                read = self._cards([turnup], "turnup", errors)
+                c = read[0] if read else None
             self.turnup = c
         self._stock = self._cards(stock, "stock", errors) if stock is not None else None
         self._stock_pos = 0
@@ -337,11 +265,12 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._stock_size = t.stock_size
         if self._stock is not None and len(self._stock) > t.stock_size:
             # (a stock may give only the top of the real one, never more than the deal leaves)
-            dealt = ["the hands"] + (["the miss"] if has_miss else []) \
+            dealt_out = ["the hands"] + (["the miss"] if has_miss else []) \
                 + ([] if trump_mode == "first-lead" else ["the trump card"])
             self.deferred_errors.append(record_error(
                 f"stock: holds {count_cards(len(self._stock))}, but this deal leaves {t.stock_size} "
-                f"after {', '.join(dealt[:-1])}{' and ' if len(dealt) > 1 else ''}{dealt[-1]}",
+                f"after {', '.join(dealt_out[:-1])}{' and ' if len(dealt_out) > 1 else ''}"
+                f"{dealt_out[-1]}",
                 field="stock"))
         self._drawn = 0
         self._discards: list[int] = []
@@ -353,7 +282,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self.books.antes.update(t.antes)
         self.violations: list[dict] = []
         self._offenders: list[int] = []       # play offenders (full loo once each)
-        self._forced_pass: set[int] = _NOBODY  # looked at another hand before declaring
+        self._forced_pass = _NOBODY  # looked at another hand before declaring
         self._ended = ""                      # how the deal ended
         self._flushes: list[tuple[int, list[int], int]] = []
         self._sits_out_next: list[str] = []
@@ -414,7 +343,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                     return [CODE[c] for c in cards]
                 except (KeyError, TypeError):
                     pass
-        out = []
+        out: list[int] = []
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             errors.append(record_error(f"{field}: must be a list of cards", field=field,
                                        player=player))
@@ -436,7 +365,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._pam = trump * 13 + JACK - 2
         self._es, self._key = card_tables(trump, self._pam)
 
-    def _err(self, message: str, *, player: str | None = None, card: int | str | None = None,
+    def _err(self, message: str, *, player: Any = None, card: Any = None,
              field: str | None = None) -> RecordError:
         if isinstance(card, int):
             card = NAME[card]
@@ -631,7 +560,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         self._turn = turn
         self._pos = 0
         self._tcards: list[tuple[int, int]] = []
-        self._in_trick: set[int] = _NOBODY  # who played out of turn to this trick
+        self._in_trick = _NOBODY  # who played out of turn to this trick
         self._led = -1
         self._lead_card = -1
         self._best = 0
@@ -679,7 +608,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             s = self._idx[action["player"]]
         except (KeyError, TypeError):
             s = self._seat(action)
-        cardtext = action.get("card")
+        cardtext: Any = action.get("card")  # (any JSON value)
         try:
             c = CODE[cardtext]
         except (KeyError, TypeError):
@@ -710,7 +639,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                             f"trumps)",
                             player=self.seats[s], card=c, field="say")
         if s != self._to_act:
-            self._play_out_of_turn(s, c)
+            self._play_out_of_turn(s, c, hand)
             return
         if self._lead_card < 0:
             self._civil_called = say == "pam-be-civil"
@@ -784,7 +713,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             if i not in self._exchanged and self._dealer_must_take_turnup(i):
                 hand = self._hands[i]
                 if hand is not None:
-                    self._hands[i] = hand + [self.turnup]
+                    self._hands[i] = hand + [cast(int, self.turnup)]
                 self._exchanged.add(i)
         self._close_exchange()
 
@@ -844,7 +773,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         return self._err(f"{name} plays twice to trick {self._trick_no} ({due} has not played "
                          "to it)", player=name, card=c)
 
-    def _play_out_of_turn(self, s: int, c: int) -> None:
+    def _play_out_of_turn(self, s: int, c: int, hand: list[int]) -> None:
         name = self.seats[s]
         again = any(p == s for p, _ in self._tcards)
         if s not in self._turn or again:
@@ -856,7 +785,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                       "play", "full-loo")
         if self.phase == OVER:
             return
-        self._play(s, c, self._hands[s], in_turn=False)
+        self._play(s, c, hand, in_turn=False)
 
     def _play(self, s: int, c: int, hand: list[int], in_turn: bool = True) -> None:
         tc = self._tcards
@@ -903,8 +832,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             else:
                 self._civil_called = False
         elif lead >= 0:
-            es = self._es[c]
-            if (es == self._led or es == self._trump) and key > self._best:
+            suit = self._es[c]
+            if (suit == self._led or suit == self._trump) and key > self._best:
                 self._best = key
                 self._winner = s
         tc.append((s, c))
@@ -966,7 +895,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         if self.phase != PLAY:
             return self._probe(lambda: self.play_violation(player, c))
         hand = self._hands[s]
-        if c not in hand:
+        if hand is None or c not in hand:
             raise self._cannot_hold(s, c)
         if s != self._to_act:
             return "played-out-of-turn"
@@ -989,7 +918,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
 
     def _probe(self, fn: Any) -> Any:
         """Evaluate ``fn`` as if play had begun now, then restore the state."""
-        saved = {k: getattr(self, k) for k in self.__slots__ if hasattr(self, k)}
+        saved = {k: getattr(self, k) for k in DEAL_ATTRIBUTES if hasattr(self, k)}
         try:
             self._ex_queue = []
             if self.phase == EXCHANGE:
@@ -1006,9 +935,9 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         s = self._idx[player]
         if self.phase in (FLUSH, EXCHANGE) and not self._flushes:
             return self._probe(lambda: self.legal_plays(player)) or []
-        if self.phase != PLAY or s != self._to_act or self._hands[s] is None:
-            return []
         hand = self._hands[s]
+        if self.phase != PLAY or s != self._to_act or hand is None:
+            return []
         return [NAME[c] for c in hand if self._probe_judge(s, c, hand) is None]
 
     def legal_actions(self) -> list[dict]:

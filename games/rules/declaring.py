@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from .phases import DECLARE, EXCHANGE
+from .state import DealState, trait
 
 #: the most cards a stander may exchange, by game (poker-Loo's first deal may allow fewer)
 _EXCHANGE_LIMIT = {"irish": 3, "five-card": 5, "poker-loo": 3}
 
 
-class Declaring:
+@trait
+class Declaring(DealState):
     """Who declares when, what they may declare, and who then plays (mixed into ``Deal``)."""
 
     __slots__ = ()

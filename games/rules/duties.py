@@ -6,6 +6,7 @@ as a trump) and strength, so the checks on every play are list lookups.
 from __future__ import annotations
 
 from .cards import ACE, KING, NAME, RANK, SUIT, SUITS
+from .state import DealState, trait
 
 TRUMP_KEY, PAM_KEY = 20, 50
 #: tricks whose leader must lead a trump, by ``lead_trump``
@@ -33,7 +34,8 @@ def card_tables(trump: int | None, pam: int) -> tuple[list[int], list[int]]:
     return found
 
 
-class Duties:
+@trait
+class Duties(DealState):
     """Judging a lead or a following card against the rules (mixed into ``Deal``)."""
 
     __slots__ = ()

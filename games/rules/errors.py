@@ -25,8 +25,9 @@ class RecordError(ValueError):
         super().__init__("; ".join(e["message"] for e in errors))
 
 
-def record_error(message: str, *, index: int | None = None, player: str | None = None,
+def record_error(message: str, *, index: int | None = None, player: Any = None,
                  card: str | None = None, field: str | None = None) -> dict[str, Any]:
+    """One error; ``player`` as the record names him (any JSON value where he is no seat)."""
     return {"index": index, "player": player, "card": card, "field": field, "message": message}
 
 
@@ -38,7 +39,7 @@ def not_a_seat(name: Any, *, index: int | None = None) -> dict[str, Any]:
                         player=name if type(name) is str else None)
 
 
-def not_a_card(text: Any, *, index: int | None = None, player: str | None = None) -> dict[str, Any]:
+def not_a_card(text: Any, *, index: int | None = None, player: Any = None) -> dict[str, Any]:
     """The error for a play whose card cannot be read (or is missing)."""
     if text is None:
         return record_error("play: the card is missing", index=index, player=player,
@@ -47,7 +48,7 @@ def not_a_card(text: Any, *, index: int | None = None, player: str | None = None
                         field="card")
 
 
-def numbered_cards(cards: Any, field: str, *, player: str | None = None,
+def numbered_cards(cards: Any, field: str, *, player: Any = None,
                    index: int | None = None) -> list[dict[str, Any]]:
     """An error for each number in a record's list of cards: a record names cards as text
     ("TH"), and a number must not be read as the engine's internal card code (which ``Deal``

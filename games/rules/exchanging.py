@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from .cards import NAME, card_names, count_cards
 from .errors import RecordError
 from .phases import DECLARE, EXCHANGE, FLUSH
+from .state import DealState, trait
 
 
-class Exchanging:
+@trait
+class Exchanging(DealState):
     """Exchanges in turn from eldest, and the exchanges the simulator may choose."""
 
     __slots__ = ()
@@ -56,7 +58,7 @@ class Exchanging:
                 raise self._err(f"{name}: the dealer takes the turn-up and must discard at least "
                                 "one card", player=name)
             if hand is not None:
-                hand = hand + [self.turnup]
+                hand = hand + [cast(int, self.turnup)]
         n_draw = len(discard) - takes
         if takes and draw is not None and len(draw) != n_draw:
             raise self._err(f"{name} draws {count_cards(len(draw))} for {len(discard)} discarded; the "
@@ -122,7 +124,7 @@ class Exchanging:
         hand = self._hands[s]
         takes = self._dealer_must_take_turnup(s)
         if hand is not None and takes:
-            hand = hand + [self.turnup]
+            hand = hand + [cast(int, self.turnup)]
         if draw is None:  # drawn from a given stock, as far as it goes
             n_draw = max(len(discard) - takes, 0)
             stock = self._stock or []
@@ -244,9 +246,9 @@ class Exchanging:
         if hand is None:
             # the hand is unknown: keep it; a dealer who takes the turn-up must discard at least
             # one card, and the one he is known to hold is the turn-up itself
-            discard = card_names([self.turnup]) if takes else []
+            discard = card_names([cast(int, self.turnup)]) if takes else []
             return [{"player": name, "action": "exchange", "discard": discard, "draw": []}]
-        pool = hand + [self.turnup] if takes else list(hand)
+        pool = hand + [cast(int, self.turnup)] if takes else list(hand)
         out = []
         top = self._ex_limit + (1 if takes else 0)
         # what can be drawn: the stock, then (once it runs out) the earlier discards
@@ -260,7 +262,7 @@ class Exchanging:
             if n_draw > len(supply):
                 break
             draw = card_names(supply[:n_draw])
-            for discard in combinations(pool, k):
-                out.append({"player": name, "action": "exchange", "discard": card_names(discard),
+            for cards in combinations(pool, k):
+                out.append({"player": name, "action": "exchange", "discard": card_names(cards),
                             "draw": list(draw)})
         return out

@@ -13,6 +13,7 @@ from .cards import JACK, KING, NAME, RANK, SUIT, card_names
 from .errors import RecordError
 from .options import RuleSet
 from .phases import EXCHANGE, FLUSH, OVER
+from .state import DealState, trait
 
 PAM_BLAZE, HIGH_BLAZE, PAM_FLUSH, TRUMP_FLUSH, PLAIN_FLUSH, LOW_BLAZE = 6, 5, 3, 2, 1, 0
 
@@ -55,7 +56,8 @@ def best_flushes(rules: RuleSet, shown: Sequence[tuple[int, list[int], int]]) ->
     return [seat for seat, _ in best if ranks[seat] == high]
 
 
-class ShowingFlushes:
+@trait
+class ShowingFlushes(DealState):
     """A stander shows a flush (or blaze): checked against the hand (mixed into ``Deal``)."""
 
     __slots__ = ()
@@ -94,8 +96,9 @@ class ShowingFlushes:
         shown = {f[0] for f in self._flushes}
         hands, trump, pam = self._hands, self._trump, self._pam
         return [{"player": self.seats[s], "action": "flush"} for s in who
-                if s not in shown and hands[s] is not None and not self._flush_not_dealt(s)
-                and flush_class(self.rules, hands[s], trump, pam) is not None]
+                if s not in shown and (hand := hands[s]) is not None
+                and not self._flush_not_dealt(s)
+                and flush_class(self.rules, hand, trump, pam) is not None]
 
     def _push_flush(self, action: Mapping[str, Any]) -> None:
         s = self._seat(action)

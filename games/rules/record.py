@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
@@ -59,7 +59,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         if value is not None and type(value) is not bool:  # (null: not said, so false)
             errors.append(record_error(f"{flag}: {value!r} is not true or false", field=flag))
     _numbered_cards(record, errors)
-    dealer = record.get("dealer")
+    dealer: Any = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))
     elif dealer not in seats:
@@ -134,8 +134,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         except RecordError as still:
             raise RecordError(_in_order(head + errors + still.errors)) from None
     # the actions, with the cards _infer_hands has already read handed straight to the deal
-    push, push_card, push_exchange, seat_of = deal.push, deal._push_card, deal._push_exchange, \
-        deal._idx
+    seat_of: dict[Any, int] = deal._idx  # (looked up by the record's player, any value)
     for i, action in enumerate(actions):
         if i in bad:
             if not _carry_on(deal, action, ops[i]):
@@ -153,17 +152,17 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         op = ops[i]
         try:
             if op is None:
-                push(action)
+                deal.push(action)
             elif type(op) is int:
                 s = seat_of.get(action["player"])
                 if s is None:
-                    push(action)
+                    deal.push(action)
                 else:
-                    push_card(s, op, action)
+                    deal._push_card(s, op, action)
             elif deal.phase == "exchange":
-                push_exchange(action, op)
+                deal._push_exchange(action, op)
             else:
-                push(action)
+                deal.push(action)
         except RecordError as err:
             for e in err.errors:
                 e["index"] = i
@@ -261,7 +260,8 @@ def _carry_on(deal: Deal, action: Any, op: Any = None) -> bool:
     on (the rest of the record is then not judged: it would only repeat the error)."""
     if not isinstance(action, Mapping) or deal.phase == OVER:
         return True
-    s = deal._idx.get(action.get("player")) if type(action.get("player")) is str else None
+    player = action.get("player")
+    s = deal._idx.get(player) if type(player) is str else None
     kind = action.get("action")
     try:
         if kind == "declarations":
@@ -344,8 +344,9 @@ _Reading = tuple[dict[Any, list[int]], set[int], dict[str, tuple[list[int], list
 
 def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any,
                  actions: list, errors: list[dict], bad: set[int], check: bool
-                 ) -> tuple[dict[str, list[int] | None], list[int] | None, list[str], list[Any]]:
-    """Each player's dealt hand: given, or read back from plays, discards and draws."""
+                 ) -> tuple[dict[Any, Any], Any, list[str], list[Any], Any]:
+    """Each player's dealt hand: given, or read back from plays, discards and draws (as the
+    record has them: any JSON value where the record gives one), and the stock."""
     plays, seen, exchanges, miss_player, ops = (
         _read_clean(actions, r.game == "three-card")
         or _read_actions(record, r, dealer, actions, errors, bad))
@@ -358,7 +359,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
         given = {}
     elif None in given.values():  # ("ann": null, as "hands": null: not given, so read back)
         given = {p: cards for p, cards in given.items() if cards is not None}
-    hands: dict[str, Any] = dict(given)
+    hands: dict[Any, Any] = dict(given)
     miss: Any = record.get("miss")
     inferred: list[str] = []
     turnup = record.get("turnup")
@@ -390,7 +391,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
     places = _stock_places(stock, r, dealer, actions, unread)
     if check and (given or record.get("miss") is not None or places
                   or (turnup in seen and not _dealer_owns(r, dealer, turnup, plays))):
-        first_play = {}
+        first_play: dict[int, tuple[Any, int]] = {}
         for i, a in enumerate(actions):
             if i not in bad and type(a) is dict and a.get("action") == "play":
                 c = _card(a.get("card"))
@@ -402,7 +403,7 @@ def _infer_hands(record: Mapping[str, Any], r: RuleSet, seats: list, dealer: Any
                       errors, bad, places)
         for i in bad - already:  # a card placed elsewhere is not read into the player's hand
             a = actions[i]
-            held = hands.get(a.get("player")) if type(a) is dict else None
+            held: Any = hands.get(a.get("player")) if type(a) is dict else None
             c = _card(a.get("card")) if held and a.get("player") in inferred else None
             if c is not None and c in held:
                 held.remove(c)
@@ -418,9 +419,10 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
     agrees with whichever of the two the player goes on to play (else the draw), so the
     disagreement is not reported again as a card "dealt twice", a draw never played, or a
     later draw off the wrong top card. The stock as given where nothing disagrees."""
-    top = [_card(c) for c in stock] if type(stock) is list else None
-    if not top or None in top:
+    read = [_card(c) for c in stock] if type(stock) is list else None
+    if not read or None in read:
         return stock  # (not given, or a card the deal names)
+    top = cast("list[int]", read)
     fixed = None
     for i, a, start, n in _stock_draws(r, dealer, actions, bad):
         player, listed = a.get("player"), a.get("draw")
@@ -428,20 +430,21 @@ def _stock_against_draws(stock: Any, r: RuleSet, dealer: Any, actions: list,
         off = top[start:start + n]
         if type(listed) is not list or None in drawn or drawn[:len(off)] == off:
             continue
-        k = next(k for k, (x, y) in enumerate(zip(drawn, off)) if x != y)
-        errors.append(record_error(f"{player} draws {NAME[drawn[k]]} but the stock's top card "
+        cards = cast("list[int]", drawn)  # (every one a card: None is not in it)
+        k = next(k for k, (x, y) in enumerate(zip(cards, off)) if x != y)
+        errors.append(record_error(f"{player} draws {NAME[cards[k]]} but the stock's top card "
                                    f"is {NAME[off[k]]}", index=i, player=player,
-                                   card=NAME[drawn[k]]))
+                                   card=NAME[cards[k]]))
         bad.add(i)
         played = plays.get(player, ())
-        if not all(c in played for c in drawn) and all(c in played for c in off) \
+        if not all(c in played for c in cards) and all(c in played for c in off) \
                 and len(off) == n and player in exchanges:
             exchanges[player] = (exchanges[player][0], off)  # the stock was right
             if type(ops[i]) is tuple:
                 ops[i] = (ops[i][0], off)
         else:  # the draw was
             fixed = fixed or list(top)
-            fixed[start:start + len(off)] = drawn[:len(off)]
+            fixed[start:start + len(off)] = cards[:len(off)]
     return stock if fixed is None else fixed
 
 
@@ -568,7 +571,7 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
                   errors: list[dict], bad: set[int]) -> _Reading:
     """Every action read, whatever the record holds: the errors found are named (by index)
     and their actions marked ``bad``; what can be read is."""
-    plays: defaultdict[str, list[int]] = defaultdict(list)
+    plays: defaultdict[Any, list[int]] = defaultdict(list)  # (by the record's player)
     seen: set[int] = set()
     exchanges: dict[str, tuple[list[int], list[int]]] = {}
     miss_player: str | None = None
@@ -598,19 +601,19 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
         if kind == "play":
             player = a.get("player")
             text = a.get("card")
-            c = _card(text)
-            if c is None:
+            card = _card(text)
+            if card is None:
                 errors.append(not_a_card(text, index=i, player=player))
                 bad.add(i)
                 continue
-            if c in seen:
-                errors.append(record_error(f"{NAME[c]} is played twice", index=i,
-                                           player=player, card=NAME[c]))
+            if card in seen:
+                errors.append(record_error(f"{NAME[card]} is played twice", index=i,
+                                           player=player, card=NAME[card]))
                 bad.add(i)
                 continue
-            seen.add(c)
+            seen.add(card)
             try:
-                plays[player].append(c)
+                plays[player].append(card)
             except TypeError:
                 errors.append(not_a_seat(player, index=i))
                 bad.add(i)
@@ -634,7 +637,8 @@ def _read_actions(record: Mapping[str, Any], r: RuleSet, dealer: Any, actions: l
                 ops[i] = (out, given_draw)
             else:  # a card discarded twice is read into the hand once; the deal refuses the
                 out = list(dict.fromkeys(out))  # exchange itself, naming its index and the card
-            exchanges[player] = (out, drawn)
+            # (cards only: what was not one is left out above)
+            exchanges[player] = (cast("list[int]", out), cast("list[int]", drawn))
         elif kind in _MISS_ACTIONS and r.game == "three-card" and (
                 kind == "take-miss" or miss_player is None):
             miss_player = a.get("player")
@@ -682,17 +686,17 @@ def _untangle(actions: list, hands: dict[str, Any], inferred: list[str], errors:
 
 def _check_owners(record: Mapping[str, Any], r: RuleSet, given: Mapping[str, Any],
                   miss_player: Any, dealer: Any, turnup: int | None, actions: list,
-                  seen: dict[int, tuple[str, int]], errors: list[dict], bad: set[int],
+                  seen: dict[int, tuple[Any, int]], errors: list[dict], bad: set[int],
                   stock: Mapping[int, tuple[str, str]]) -> None:
     """A play of a card the record places elsewhere (another hand, the miss, the turn-up, the
     stock: undrawn, or drawn by another player, ``_stock_places``)."""
     owner: dict[int, str] = {}
-    for player, cards in given.items():
+    for seat, cards in given.items():
         if isinstance(cards, list):
             for text in cards:
                 c = _card(text)
                 if c is not None:
-                    owner[c] = player
+                    owner[c] = seat
     miss = record.get("miss")
     if isinstance(miss, list):
         for text in miss:

@@ -184,7 +184,7 @@ def _spare_pam_holders(deal: Deal, looed: list[int]) -> None:
         return
     hands, tricks, held = deal._hands, deal._tricks, deal._known_held
     looed[:] = [s for s in looed
-                if not (hands[s] is not None and pam in hands[s] or pam in held.get(s, ())
+                if not ((hand := hands[s]) is not None and pam in hand or pam in held.get(s, ())
                         or any(p == s and c == pam for t in tricks for p, c in t[2]))]
 
 
