@@ -696,12 +696,33 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
     return statuses
 
 
+#: the answers that tell the client when to come back (a throttled login, an outage)
+_RETRY_AFTER_STATUSES = {"429", "503"}
+RETRY_AFTER_HEADER: dict[str, Any] = {
+    "schema": {"type": "integer", "minimum": 1},
+    "description": "Seconds to wait before sending the request again.",
+}
+
+
+def _declare_outage(responses: dict[str, Any]) -> None:
+    """Every operation reads the database (a token, a membership), so any may answer 503
+    ``service-unavailable`` (``_outage_problem``); a 503 a view declares for itself (the PDF's
+    ``queue-unavailable``) is kept and the outage added to its description."""
+    outage = PROBLEM_TYPES["service-unavailable"]
+    said = f"`{outage.code}`: {outage.description}"
+    declared = responses.get("503")
+    if declared is None:
+        responses["503"] = {"description": said}
+    elif f"`{outage.code}`" not in declared.get("description", ""):
+        declared["description"] = f"{declared.get('description', '')} Or {said}".strip()
+
+
 def openapi_problem_hook(result: dict[str, Any], generator: Any, request: Any, public: bool
                          ) -> dict[str, Any]:
     """drf-spectacular post-processing hook.
 
     Adds the ``Problem`` schema, the standard refusals (400/401/403/404) to every operation that
-    can answer them, and makes every 4xx/5xx response of every operation (including ones a view
+    can answer them and the outage 503 to every operation, and makes every 4xx/5xx response of every operation (including ones a view
     declares itself, e.g. ``responses={409: OpenApiResponse(description=...)}``) a
     ``application/problem+json`` :data:`PROBLEM_SCHEMA`.
     """
@@ -723,10 +744,13 @@ def openapi_problem_hook(result: dict[str, Any], generator: Any, request: Any, p
                 if key not in responses:
                     registered = problem_type_for_status(status)
                     responses[key] = {"description": registered.description if registered else ""}
+            _declare_outage(responses)
             for key, response in responses.items():
                 if key.isdigit() and int(key) >= 400:
                     response["content"] = content
                     response.setdefault("description", HTTPStatus(int(key)).phrase)
+                    if key in _RETRY_AFTER_STATUSES:
+                        response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
     _drop_unreferenced_problem_components(result)
     _tag_by_resource(result)
     return result

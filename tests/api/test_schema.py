@@ -159,6 +159,25 @@ def test_the_refusals_of_pdfs_and_large_files_are_documented(schema, path, metho
     assert f"`{code}`" in response["description"]
 
 
+def test_every_operation_documents_the_outage_answer_and_when_to_come_back(schema):
+    # a lost database or login-counting cache answers 503 service-unavailable on any URL
+    # (loo_ledger.problems._outage_problem), with Retry-After, as a throttled login's 429 does
+    for path, method, operation in operations(schema):
+        responses = operation["responses"]
+        assert "`service-unavailable`" in responses["503"]["description"], (path, method)
+        for status in ("429", "503"):
+            if status in responses:
+                header = responses[status]["headers"]["Retry-After"]
+                assert header["schema"] == {"type": "integer", "minimum": 1}, (path, method)
+        assert not any("headers" in responses[s] for s in responses if s not in ("429", "503")), (
+            path, method)
+    report = schema["paths"]["/api/v1/clubs/{club}/sessions/{session_id}/report"]["get"]
+    said = report["responses"]["503"]["description"]  # the view's own 503 kept, the outage added
+    assert said.index("`queue-unavailable`") < said.index("`service-unavailable`")
+    token = schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+    assert "429" in token and "Retry-After" in token["429"]["headers"]
+
+
 def test_club_scoped_operations_document_tenancy_refusals(schema):
     club_ops = [(p, m, op) for p, m, op in operations(schema) if p.startswith("/api/v1/clubs/{club}")]
     assert club_ops, "no club-scoped operation found"
