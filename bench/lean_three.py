@@ -77,46 +77,43 @@ from lean_probe import (
 )
 from stages import cached_items
 
-from games.rules import RuleSet, replay
+from games.rules import Deal, RuleSet, replay
 from games.rules.cards import CODE, NAME, SUITS
-from games.rules.duties import DUTY_UPTO, TRUMP_KEY, Duties, card_tables
+from games.rules.duties import DUTY_UPTO, TRUMP_KEY, card_tables
 
 THREE = RuleSet.from_options({"preset": "three-card"})
 _DECLARATIONS = {"stand": "stand", "pass": "pass", "take-miss": "take-miss", "defend": "defend",
                  "fold": "pass"}  # the engine's, and its alias
 
 
-class _Judge(Duties):
-    """The state the engine's duty judges read, filled in from the lean loop's locals just
-    before a judge is called (cards as the engine's ints, seats as names)."""
-
-    __slots__ = ("_ace_first", "_best", "_civil", "_civil_called", "_duty_upto", "_es",
-                 "_head", "_key", "_lead_card", "_lead_extra", "_led", "_pam", "_pam_led",
-                 "_special", "_tcards", "_trick_no", "_trump", "_trump_mode", "rules",
-                 "turnup")
-
-    def __init__(self, rules: RuleSet, turnup: int | None, trump_mode: str):
-        self.rules = rules
-        self.turnup = turnup
-        self._trump_mode = trump_mode
-        self._pam = -1  # no Pam at three-card Loo
-        self._head = rules.must_head
-        self._ace_first = rules.trump_ace_first_trick
-        self._duty_upto = DUTY_UPTO[rules.lead_trump]
-        self._lead_extra = rules.lead_trump_ace or rules.lead_highest_trump
-        self._special = self._pam_led = self._civil = self._civil_called = False
+def _judge_deal(rules: RuleSet, turnup: int | None, trump_mode: str) -> Deal:
+    """A deal of these rules and turn-up, never played, lending the lean loop the engine's duty
+    judges (``Duties``' methods): the loop sets the state they read from its locals just before
+    calling one (cards as the engine's ints; a trick's cards as (place in the trick, card), the
+    place a number where the engine keeps the seat's, which the judges do not read). Held, not
+    subclassed: compiled (``bench/compiled_engine.py``), ``Duties`` is a trait that no
+    interpreted class can derive from, and its methods take numbers where they say so."""
+    deal = Deal(rules, ("eldest", "second", "dealer"), "dealer", turnup=turnup)
+    deal._trump_mode = trump_mode
+    deal._pam = -1  # no Pam at three-card Loo
+    deal._head = rules.must_head
+    deal._ace_first = rules.trump_ace_first_trick
+    deal._duty_upto = DUTY_UPTO[rules.lead_trump]
+    deal._lead_extra = rules.lead_trump_ace or rules.lead_highest_trump
+    deal._special = deal._pam_led = deal._civil = deal._civil_called = False
+    return deal
 
 
-_JUDGES: dict[tuple[str, int | None, str], _Judge] = {}
+_JUDGES: dict[tuple[str, int | None, str], Deal] = {}
 
 
-def _judge(rules: RuleSet, turnup: int | None, trump_mode: str) -> _Judge:
-    """The judge of a deal under these (in-scope, so equal to a probe's preset) rules,
-    turn-up and trump mode: made once; each deal sets what it reads of a trick before
-    calling it."""
+def _judge(rules: RuleSet, turnup: int | None, trump_mode: str) -> Deal:
+    """The judging deal (``_judge_deal``) under these (in-scope, so equal to a probe's preset)
+    rules, turn-up and trump mode: made once; each deal sets what it reads of a trick before
+    calling its judges."""
     found = _JUDGES.get((rules.game, turnup, trump_mode))
     if found is None:
-        found = _JUDGES[(rules.game, turnup, trump_mode)] = _Judge(rules, turnup, trump_mode)
+        found = _JUDGES[(rules.game, turnup, trump_mode)] = _judge_deal(rules, turnup, trump_mode)
     return found
 
 
@@ -213,7 +210,7 @@ def declare(actions: list, order: list[str], dealer: str, seats: list[str], has_
 
 
 def play_tricks(plays: list, hands: dict[str, list], standers: list[str], trump: int | None,
-                turnup: int | None, judge: _Judge, ended: str
+                turnup: int | None, judge: Deal, ended: str
                 ) -> tuple[list[dict], dict[str, int], list, list, int | None]:
     """Three tricks, the eldest stander leading and each winner leading the next, every play
     in turn and in hand, its duties cleared inline or judged by ``judge`` (trumps None: a
@@ -234,14 +231,14 @@ def play_tricks(plays: list, hands: dict[str, list], standers: list[str], trump:
             raise LeanError("play: the deal is already over")
         hand = hands[p]
         if p != turn[pos]:
-            if pos and any(q == p for q, _ in tcards):
+            if p in turn[:pos]:
                 raise LeanError(f"{p} plays twice to trick {no}")
             raise NotImplementedError("a play out of turn (an offence)")
         if c not in hand:
             raise LeanError(f"{p} cannot hold {NAME[c]}")
         found = None
         if pos == 0:
-            tcards = [(p, c)]
+            tcards = [(0, c)]  # (place in the trick: the seat is turn[place], card)
             lead = c
             led = es[c]
             best = key[c]
@@ -257,17 +254,17 @@ def play_tricks(plays: list, hands: dict[str, list], standers: list[str], trump:
             kc = key[c]
             if ce != led:  # does not follow suit: revoke, trump, overtrump are the judge's
                 judge._best = best
-                found = judge._judge_follow(p, c, hand)
+                found = judge._judge_follow(pos, c, hand)
             elif kc < best and (best < TRUMP_KEY or led == trump):
                 for x in hand:  # follows without heading: only a card that could head...
                     if es[x] == led and key[x] > best:
                         judge._best = best  # ... makes it a case for the judge
-                        found = judge._judge_follow(p, c, hand)
+                        found = judge._judge_follow(pos, c, hand)
                         break
             if (ce == led or ce == trump) and kc > best:
                 best = kc
                 win = p
-            tcards.append((p, c))
+            tcards.append((pos, c))
         if found is not None:
             offence(violations, offenders, p, found, no, NAME[c])
         hand.remove(c)
@@ -280,12 +277,12 @@ def play_tricks(plays: list, hands: dict[str, list], standers: list[str], trump:
                 es, key = card_tables(trump, -1)
                 led = es[lead]
                 best = -1
-                for q, x in tcards:
+                for i, x in tcards:
                     k = key[x] if (es[x] == led or es[x] == trump) else 0
                     if k > best:
-                        win, best = q, k
+                        win, best = turn[i], k
             tricks.append({"number": no, "leader": turn[0],
-                           "cards": {q: NAME[x] for q, x in tcards}, "winner": win})
+                           "cards": {turn[i]: NAME[x] for i, x in tcards}, "winner": win})
             won[win] += 1
             no += 1
             pos = 0

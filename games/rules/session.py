@@ -216,20 +216,22 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
             if data.get("format") != SESSION_FORMAT:
                 raise _line_error(line_no, NO_HEADER, "format")
             header = data
-            rules, errors = _header_problems(header, line_no)
-            if errors:
+            header_rules, errors = _header_problems(header, line_no)
+            if errors or header_rules is None:  # (no rules comes with the errors saying why)
                 raise RecordError(errors)
+            rules = header_rules
             seats, pool = header["seats"], header.get("pool", 0)
             dealer = first_dealer(header, seats)
-            first, redeal, sits_out = True, False, []
+            first, redeal = True, False
+            sits_out: list[str] = []  # who sits a redeal out (poker-Loo), carried to the redeal
             final = 0  # the line of end_pool "final-deal"'s final deal, once played: the last
             closed = 0  # the close line the session stands closed at (0: open)
             continue
         if (kind := service_line(data)) is not None:
             beside = beside_service_line(data, kind)
-            if problems := [(kind, beside)] if beside else order_problems(kind, closed):
+            if misplaced := [(kind, beside)] if beside else order_problems(kind, closed):
                 raise RecordError([_at_line(line_no, f"line {line_no}: {m}", f)
-                                   for f, m in problems])
+                                   for f, m in misplaced])
             if kind in ("close", "reopen"):
                 closed = line_no if kind == "close" else 0
             continue  # chips bought from the banker (or a purchase voided), money paid him, a

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 try:
     from mypy_extensions import trait
 except ImportError:  # plain Python: mypy_extensions is only there to compile
-    def trait[C](cls: C) -> C:  # type: ignore[no-redef]
+    def trait[C](cls: C) -> C:
         return cls
 
 if TYPE_CHECKING:
