@@ -29,6 +29,19 @@ def test_a_string_that_is_not_a_card_is_refused(text):
         parse_card(text)
 
 
+def test_the_pack_is_fifty_two_cards_and_no_joker():
+    # s.1 "52 cards, no jokers": 13 ranks x 4 suits, each read back to itself; nothing else
+    # (a joker written any usual way, a fifth suit, a rank above the ace) is a card
+    ranks, suits = "AKQJT98765432", "CDHS"
+    pack = [rank + suit for rank in ranks for suit in suits]
+    assert len(set(pack)) == 52 == 13 * 4
+    assert sorted(format_card(parse_card(card)) for card in pack) == sorted(pack)
+    assert len({parse_card(card) for card in pack}) == 52
+    for joker in ["JK", "JOKER", "🃏", "RJ", "BJ", "AJ", "1C", "14H", "AN"]:
+        with pytest.raises(ValueError):
+            parse_card(joker)
+
+
 def test_a_record_in_symbols_replays_to_the_canonical_verdict():
     canonical = record("ann bob cat dan", "dan", rules={"game": "five-card"}, pool=18,
                        turnup="9H", actions=EXCHANGE_DEAL)

@@ -110,6 +110,18 @@ TURNUP_OUTCOME = clean(["ann", "dan", "dan", "dan", "dan"], {"ann": 1, "dan": 4}
                        {"ann": 1, "dan": -1})
 
 
+def test_the_exchanges_go_in_seat_order_from_eldest():
+    # s.4: "Standers in order from eldest say how many cards (0-5) they exchange". cat (third)
+    # exchanging first is read as ann and bob before him keeping their cards, so ann's and
+    # bob's exchanges written after his are refused: nobody goes back to an earlier seat
+    rec = record(SEATS, "dan", rules=FIVE, pool=10, turnup="9H",
+                 actions="""ann stand; bob stand; cat stand; dan pass
+                 cat exchange 4D 6D 8D TC QC > KH 4C 2H 5C TD
+                 ann exchange 2C 3D > 3S 6S
+                 bob exchange""")
+    assert [(e["index"], e["player"]) for e in record_errors(rec)] == [(5, "ann"), (6, "bob")]
+
+
 def test_standing_dealer_takes_the_turnup_and_draws_one_fewer_than_discarded():
     rec = record(SEATS, "dan", rules=FIVE, turnup="QS", actions=TURNUP_DEAL)
     v = play_own_turnup(rec)

@@ -57,6 +57,14 @@ def test_presets_say_what_their_names_say(preset, expected):
     assert subset({"preset": preset}, expected) == expected
 
 
+def test_the_undivided_presets_loo_is_twice_the_dealers_ante():
+    # s.2 undivided: "The loo is then usually twice the dealer's ante": advice, not a default
+    # (undivided alone keeps loo_amount 3), so the preset carries it: ante 3, loo 2 x 3 = 6
+    preset = resolved({"preset": "undivided"})
+    assert (preset["ante"], preset["loo_amount"]) == ({"dealer": 3, "each": 0}, 6)
+    assert resolved({"game": "three-card", "undivided": True})["loo_amount"] == 3
+
+
 def test_game_alone_means_that_games_defaults():
     assert subset({"game": "five-card"}, FIVE_DEFAULTS) == FIVE_DEFAULTS
     assert subset({"game": "three-card"}, THREE_DEFAULTS) == THREE_DEFAULTS

@@ -828,3 +828,13 @@ def test_question_22_an_empty_exchange_on_a_first_deal_of_eight_is_refused():
                                              "discard": [], "draw": []})
     assert (errors[0]["index"], errors[0]["player"], errors[0]["message"]) == (
         0, "ann", "ann: no exchange now (play)")
+
+
+def test_five_of_a_suit_is_no_flush_at_poker_loo():
+    # s.5: "Five-card Loo without Pam, flushes or blazes": ann's five spades on a later deal
+    # (pot 20) cannot be shown to take the pot without play; the hand must be played out
+    rec = record(FOUR, "dan", rules=POKER, pool=20, number=2, turnup="2H",
+                 hands={"ann": ["2S", "5S", "8S", "TS", "KS"]},
+                 actions="ann stand; bob stand; cat pass; dan pass; ann flush")
+    assert [(e["index"], e["player"], e["message"]) for e in record_errors(rec)] == [
+        (4, "ann", "ann: flushes are not played under these rules")]

@@ -17,6 +17,7 @@ from games.rules.simulate import (
     random_deal,
     random_session,
     session_deals,
+    session_header,
 )
 
 SEATS = ["ann", "bob", "cat", "dan", "eve"]
@@ -156,3 +157,14 @@ def test_the_command_line_refuses_a_table_the_game_cannot_seat(capsys):
     assert out.out == "" and "seats: five-card Loo is played by 4 to 7 players, not 3" in out.err
     assert main(["--rules", '{"loo": "sometimes"}']) == 2
     assert "loo:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("game", "seats", "chips"), [
+    ("three-card", "ann bob cat", 20), ("irish", "ann bob cat", 20),
+    ("five-card", "ann bob cat dan", 50), ("poker-loo", "ann bob cat", 50)])
+def test_a_session_file_buys_in_as_the_game_is_customary(game, seats, chips):
+    # s.7: "20 red chips is the customary three-card buy-in, 50 for five-card" (Irish Loo is
+    # three-card Loo, poker-Loo five-card): each seat of a simulated session buys in with that
+    header = session_header(RuleSet.from_options({"game": game}), seats.split(), "ann")
+    assert header["buy_ins"] == dict.fromkeys(seats.split(), chips)
+    assert (header["banker"], header["pool"]) == ("club", 0)

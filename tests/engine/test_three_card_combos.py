@@ -302,6 +302,24 @@ FINAL_PLAY = """ann AC; bob 2C; cat 3C
                 cat QS; ann JS; bob KS"""
 
 
+@pytest.mark.parametrize(("game", "seats", "dealer", "actions", "index", "player"), [
+    ("three-card", "ann bob cat", "cat", "ann pass", 0, "ann"),
+    ("irish", "ann bob cat", "cat", "ann stand; bob pass", 1, "bob"),
+    ("five-card", "ann bob cat dan", "dan", "ann stand; bob stand; cat pass", 2, "cat"),
+    ("poker-loo", "ann bob cat", "cat", "ann pass", 0, "ann"),
+])
+def test_nobody_may_pass_in_a_final_deal_in_any_game(game, seats, dealer, actions, index,
+                                                     player):
+    # s.7: the pool left at the end is "played off by a final deal in which everybody stands"
+    # (a carried pool of 10, deal number 3 so poker-Loo's forced first deal is not the reason)
+    turnup = {} if game == "poker-loo" else {"turnup": "9H"}
+    rec = kit.record(seats, dealer, pool=10, number=3, final=True, actions=actions,
+                     rules={"game": game, "end_pool": "final-deal"}, **turnup)
+    [err] = kit.record_errors(rec)
+    assert (err["index"], err["player"]) == (index, player)
+    assert err["message"] == f"{player}: pass is not allowed, every player must play here"
+
+
 @pytest.mark.parametrize("extra", [{}, {"simple_pool": "miss-and-trump"}, {"club_law": True},
                                    {"pools": "always-double", "bold_stand": True}])
 def test_the_final_deal_has_no_miss_whatever_the_pool_options(extra):

@@ -384,3 +384,24 @@ def test_undivided_pool_against_a_defending_dealer(miss, plays, tricks, payouts,
                     actions="ann stand; bob pass; cat pass; dan defend; " + plays))
     assert winners(v) == tricks and v["defender"] == "dan"
     assert_settled(v, payouts=payouts, pool_after=pool_after, deltas=deltas)
+
+
+def test_a_miss_taker_must_play_the_miss_and_is_looed_without_a_trick():
+    # s.2: whoever takes the miss "must play it whatever it holds". bob takes a miss of
+    # 2S 3H 4C (no trump, nothing high) against ann's AD KH QC; cat and dan pass.
+    #   T1 ann AD (the trump ace, due), bob 2S (void in trumps)  -> ann
+    #   T2 ann KH, bob 3H (follows, cannot head)                 -> ann
+    #   T3 ann QC, bob 4C (follows, cannot head)                 -> ann
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2S", "3H", "4C"],
+                 actions="""ann stand; bob miss; cat pass; dan pass
+                 ann AD; bob 2S; ann KH; bob 3H; ann QC; bob 4C""")
+    v = play(rec)
+    assert v["status"] == "valid" and v["standers"] == ["ann", "bob"]
+    assert winners(v) == ["ann", "ann", "ann"]
+    # P = 6 + 3 = 9: ann's three tricks take all 9; bob, trickless, is looed 3 -> next pool 3
+    assert_settled(v, pool=9, payouts={"ann": 9}, loos={"bob": 3}, pool_after=3,
+                   deltas={"ann": 9, "bob": -3, "dan": -3})
+    # having taken the miss he cannot pass out of it: the record is refused at that pass
+    rec = record(SEATS, "dan", turnup="7D", pool=6, miss=["2S", "3H", "4C"],
+                 actions="ann stand; bob miss; bob pass; cat pass; dan pass")
+    assert [(e["index"], e["player"]) for e in record_errors(rec)] == [(2, "bob")]
