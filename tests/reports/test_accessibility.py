@@ -36,7 +36,7 @@ RUN_AXE = """async () => {
       targets: v.nodes.slice(0, 3).map(n => n.target.join(' ')), count: v.nodes.length}));
 }"""
 
-#: the focused element's outline, or what has the focus when it shows none
+#: "" where the focus shows (an outline 2 px or more), else the focused element's tag
 UNSEEN_FOCUS = """() => {
   const e = document.activeElement;
   // past the last stop Tab leaves the page for the browser's own controls
