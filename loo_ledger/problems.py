@@ -574,13 +574,14 @@ def outage_page(exception: BaseException) -> HttpResponse | None:
 
 _PAGE_STYLE = ("<style>body{font:16px/1.5 system-ui,sans-serif;max-width:42em;margin:2em auto;"
                "padding:0 1em}code{background:#f2f2f2;padding:0 .2em}td,th{text-align:left;"
-               "padding:.2em 1em .2em 0;vertical-align:top}</style>")
+               "padding:.2em 1em .2em 0;vertical-align:top}.scroll{overflow-x:auto}"
+               ":focus-visible{outline:2px solid #1a5fb4;outline-offset:2px}</style>")
 
 
 def _page(title: str, body: str) -> HttpResponse:
     return HttpResponse(f'<!doctype html><html lang="en"><meta charset="utf-8">'
                         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-                        f"<title>{escape(title)}</title>{_PAGE_STYLE}{body}")
+                        f"<title>{escape(title)}</title>{_PAGE_STYLE}<main>{body}</main>")
 
 
 def _prose(text: str) -> str:
@@ -612,8 +613,11 @@ def problem_index_view(request: HttpRequest) -> HttpResponse:
     return _page("Problem types", (
         "<h1>Problem types</h1><p>Every error of the API is an <code>application/problem+json"
         "</code> body whose <code>type</code> is one of these pages and whose <code>code</code> "
-        "repeats its name.</p><table><tr><th>HTTP</th><th>code</th><th>title</th></tr>"
-        f"{rows}</table>"
+        "repeats its name.</p>"
+        # a phone's narrow screen scrolls the table in its box, which the keyboard can reach
+        '<div class="scroll" role="region" aria-label="Problem types" tabindex="0"><table>'
+        '<tr><th scope="col">HTTP</th><th scope="col">code</th><th scope="col">title</th></tr>'
+        f"{rows}</table></div>"
     ))
 
 

@@ -18,8 +18,10 @@ LEGEND_CHARS = 16
 NICE_STEPS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 #: more points than this and a line is drawn thin, so a long evening is not a solid smear
 THIN_FROM = 120
-PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
-           "#17becf", "#7f7f7f", "#bcbd22"]
+#: the lines' colours: each at least 3:1 against the white page (WCAG 1.4.11), so a line can be
+#: told from the background; the orange, pink, cyan and olive are darker than their usual shades
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#d95f02", "#8c564b", "#c2459f",
+           "#108a96", "#7f7f7f", "#8f8f1a"]
 
 
 def _ticks(low: int, high: int, count: int = 5) -> list[int]:

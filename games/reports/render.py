@@ -141,7 +141,20 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
             "history_line": history_line(report),
             "transfers": transfers, "deals": deals, "chip_value": money(report.chip_value),
             "purchases": purchases,
-            "chips_svg": report.chips_svg, "pool_svg": report.pool_svg, **extra}
+            "chips_svg": report.chips_svg, "pool_svg": report.pool_svg,
+            "chart": chart_figures(report, shown), **extra}
+
+
+def chart_figures(report: SessionReport, shown: dict[str, str]) -> dict[str, Any]:
+    """The numbers both charts draw, a row a point (the buy-ins, each deal, the close), for
+    the table that stands in for the pictures: a screen reader cannot follow a line.
+    ``shown``: each seat's display name, as the legend names it."""
+    seats = list(report.chips_series)
+    after = (["the buy-ins"] + [f"deal {d.number}" for d in report.deals]
+             + (["the close"] if report.closing_point else []))
+    rows = [{"after": label, "chips": [report.chips_series[s][i] for s in seats],
+             "pool": report.pool_series[i]} for i, label in enumerate(after)]
+    return {"names": [shown.get(s, s) for s in seats], "rows": rows}
 
 
 def short_moment(moment: str) -> str:

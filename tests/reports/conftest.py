@@ -51,6 +51,16 @@ def hand_session(club, member_for):
     return record_hand_session(club, member_for("scorer").user)
 
 
+@pytest.fixture
+def closed_report(club, member_for):
+    """The hand-worked session, closed: its report page's path (the browser tests')."""
+    from games.services.closing import session_close
+
+    session = record_hand_session(club, member_for("scorer").user)
+    session_close(session=session, user=member_for("scorer").user)
+    return f"/clubs/oak/sessions/{session.pk}/report/"
+
+
 def url(session, what: str) -> str:
     return f"/api/v1/clubs/{session.club.slug}/sessions/{session.pk}/{what}"
 

@@ -21,26 +21,19 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def closed_report(club, member_for):
-    """The hand-worked session, closed: its report page's path."""
-    from games.services.closing import session_close
-    from tests.reports.conftest import record_hand_session
-
-    session = record_hand_session(club, member_for("scorer").user)
-    session_close(session=session, user=member_for("scorer").user)
-    return f"/clubs/oak/sessions/{session.pk}/report/"
-
-
 @contextmanager
 def logged_in_page(live_server, settings, user, **context: Any) -> Iterator[Any]:
-    """A Chromium page logged in as ``user`` (``context``: Playwright's viewport and such)."""
+    """A Chromium page logged in as ``user`` (None: a visitor who has not logged in;
+    ``context``: Playwright's viewport and such)."""
     from django.test import Client
     from playwright.sync_api import sync_playwright
 
-    browser_client = Client()
-    browser_client.force_login(user)
-    cookie = browser_client.cookies[settings.SESSION_COOKIE_NAME].value
+    cookies = []
+    if user is not None:
+        browser_client = Client()
+        browser_client.force_login(user)
+        cookies = [{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                    "value": browser_client.cookies[settings.SESSION_COOKIE_NAME].value}]
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
@@ -48,8 +41,7 @@ def logged_in_page(live_server, settings, user, **context: Any) -> Iterator[Any]
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         try:
             ctx = browser.new_context(**context)
-            ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie,
-                              "url": live_server.url}])
+            ctx.add_cookies(cookies)
             yield ctx.new_page()
         finally:
             browser.close()

@@ -58,8 +58,11 @@ def test_every_header_cell_says_what_it_heads_and_the_page_fits_a_phone():
     tags = dict(cells.tags)
     assert tags["html"].get("lang") == "en"
     assert ("meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}) in cells.tags
-    # every wide table sits in a box that scrolls on a narrow screen, named for the keyboard
-    assert html.count('<div class="scroll" role="region"') == 4
+    # every table (players, banker, transfers, the charts' figures, deals, purchases) and chart
+    # sits in a box that scrolls on a narrow screen, named and reachable for the keyboard
+    boxes = re.findall(r'<div class="scroll[^"]*" role="region" aria-label(?:ledby)?="[^"]+" '
+                       r'tabindex="0">\n?<(table|figure)', html)
+    assert (boxes.count("table"), boxes.count("figure")) == (html.count("<table"), 2) == (6, 2)
     for svg in re.findall(r"<svg [^>]*>", html):
         assert 'role="img"' in svg and 'aria-label="' in svg
     assert html.count("<desc>At the end: ") == 2
@@ -163,6 +166,30 @@ def test_the_pdf_says_the_reopenings_the_game_and_the_banker_by_name():
     text = re.sub(r"\s+", " ", text)
     assert "Closed twice, reopened once; last reopened 29 Nov 2026 10:05 UTC by olga" in text
     assert "Banker: Sam Banks" in text and "game Irish Loo" in text
+
+
+def chart_table(html: str) -> list[tuple[str, list[str]]]:
+    """The rows of the table that stands in for the charts: what each row is after, its cells."""
+    table = html[html.index('<table id="chart-table">'):]
+    table = table[:table.index("</table>")]
+    return [(after, re.findall(r'<td class="num">([^<]*)</td>', cells))
+            for after, cells in re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', table)]
+
+
+def test_the_charts_figures_stand_beside_them_as_a_table_a_screen_reader_can_follow():
+    """A screen reader cannot follow a line: the chips and the pool the charts draw (the model's
+    hand-worked series) are a table below them, headed by the players' names; not in the PDF,
+    which prints the charts."""
+    html = report_html(build_report(facts(display_names={"ann": "Ann Smith"})))
+    assert chart_table(html) == [  # ann, bob, cat, the pool
+        ("the buy-ins", ["20", "20", "20", "0"]), ("deal 1", ["24", "23", "17", "6"]),
+        ("deal 2", ["24", "17", "26", "3"]), ("the close", ["25", "18", "27", "0"])]
+    assert re.search(r'<th scope="col">After</th><th scope="col" class="num"><bdi>Ann Smith</bdi>'
+                     r'</th><th scope="col" class="num"><bdi>bob</bdi></th>', html)
+    assert 'aria-label="Chips chart"' in html and 'aria-label="Pool chart"' in html
+    opened = report_html(build_report(facts(status="open", returned=None)))
+    assert chart_table(opened)[-1] == ("deal 2", ["24", "17", "26", "3"])  # no close yet
+    assert 'id="chart-table"' not in report_html(build_report(facts()), for_pdf=True)
 
 
 @pytest.mark.parametrize("status", ["open", "closed"])

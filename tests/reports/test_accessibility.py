@@ -1,0 +1,122 @@
+"""Every page a visitor or a member sees, checked by axe-core in headless Chromium: at a
+desktop's width and at a phone's 320 px, with every <details> opened so that what it hides is
+checked too, and the keyboard's focus visible wherever Tab goes.
+
+axe-core is vendored (tests/assets/axe.min.js, MPL-2.0, its licence header kept): the check
+runs offline, as CI does. It is handed to the page by Playwright (``page.evaluate``), which the
+page's Content-Security-Policy does not stop, so the pages keep running no script of their own.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.reports.test_report_browser import CHROMIUM, logged_in_page
+
+AXE = Path(__file__).resolve().parents[1] / "assets" / "axe.min.js"
+WIDTHS = (1280, 320)
+#: a serious or critical finding always fails; a moderate or minor one fails too unless its rule
+#: is here, with the reason it is accepted (none is now)
+ACCEPTED: dict[str, str] = {}
+BLOCKING = ("serious", "critical")
+#: the most Tab presses a page is walked through (the report has a few dozen links and boxes)
+TABS = 40
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}"),
+]
+
+RUN_AXE = """async () => {
+  document.querySelectorAll('details').forEach(d => { d.open = true; });
+  const found = await axe.run(document, {resultTypes: ['violations']});
+  return found.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+      targets: v.nodes.slice(0, 3).map(n => n.target.join(' ')), count: v.nodes.length}));
+}"""
+
+#: "" where the focus shows (an outline 2 px or more), else the focused element's tag
+UNSEEN_FOCUS = """() => {
+  const e = document.activeElement;
+  // past the last stop Tab leaves the page for the browser's own controls
+  if (!e || e === document.body || !document.hasFocus()) return '';
+  // a date box's calendar button: Chromium rings it itself, inside the box, out of the page's reach
+  if (e.matches('input[type=date]') && !e.matches(':focus')) return '';
+  const s = getComputedStyle(e);
+  return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 ? '' : e.outerHTML.slice(0, 80);
+}"""
+
+
+def findings(page: Any, label: str) -> list[str]:
+    """What axe finds on the page as it stands, that fails the check: one line a rule."""
+    page.evaluate(AXE.read_text())
+    return [f"{label}: {v['impact']} {v['id']} x{v['count']} ({v['help']}) at {v['targets']}"
+            for v in page.evaluate(RUN_AXE)
+            if v["impact"] in BLOCKING or v["id"] not in ACCEPTED]
+
+
+def unseen_focus(page: Any, label: str) -> list[str]:
+    """Each element Tab reaches whose focus does not show (WCAG 2.4.7)."""
+    unseen = []
+    for _ in range(TABS):
+        page.keyboard.press("Tab")
+        if element := page.evaluate(UNSEEN_FOCUS):
+            unseen.append(f"{label}: focus not shown on {element}")
+    return unseen
+
+
+def check_pages(page: Any, base: str, paths: dict[str, str]) -> list[str]:
+    """Every path at each width: axe's findings, a page wider than the screen, a focus unseen."""
+    problems = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        for name, path in paths.items():
+            label = f"{name} at {width}px"
+            response = page.goto(base + path)
+            assert response is not None and response.status in (200, 400), (label, response)
+            problems += findings(page, label)
+            # a wide table scrolls in its own (labelled) box, never the whole page
+            if (wide := page.evaluate("document.documentElement.scrollWidth")) > width:
+                problems.append(f"{label}: the page is {wide}px wide")
+            if width == WIDTHS[0]:
+                problems += unseen_focus(page, label)
+    return problems
+
+
+def test_every_page_a_visitor_sees_passes_axe(live_server, settings, db):
+    paths = {"home": "/", "login": "/api-auth/login/?next=/", "problem types": "/problems/",
+             "a problem type": "/problems/conflict"}
+    with logged_in_page(live_server, settings, None) as page:
+        problems = check_pages(page, live_server.url, paths)
+        # a refused login says so, next to the boxes, in a page that still passes
+        page.goto(live_server.url + paths["login"])
+        page.fill("#id_username", "nobody")
+        page.fill("#id_password", "not-the-password")
+        page.click("#submit-id-submit")
+        assert page.locator("#login-error").is_visible()
+        problems += findings(page, "a refused login")
+    assert problems == []
+
+
+def test_every_page_a_member_sees_passes_axe(live_server, settings, closed_report, club,
+                                             member_for):
+    from tests.reports.conftest import record_hand_session
+
+    still_open = record_hand_session(club, member_for("scorer").user, n_deals=12)
+    paths = {"home": "/", "club": "/clubs/oak/", "results": "/clubs/oak/results/",
+             "results, a misspelt date": "/clubs/oak/results/?from=2026-13-01",
+             "closed report": closed_report,
+             "open report": f"/clubs/oak/sessions/{still_open.pk}/report/"}
+    with logged_in_page(live_server, settings, member_for("viewer").user) as page:
+        assert check_pages(page, live_server.url, paths) == []
+
+
+def test_the_check_finds_what_it_is_for(live_server, settings, db):
+    """The check fails a page it should: a date box without its label, an image without words."""
+    with logged_in_page(live_server, settings, None) as page:
+        page.goto(live_server.url + "/problems/")
+        page.evaluate("""() => { document.querySelector('main').insertAdjacentHTML('beforeend',
+            '<input type="date" name="from"><svg role="img"><circle r="4"/></svg>'); }""")
+        found = " ".join(findings(page, "spoilt"))
+    assert "critical label x1" in found and "serious svg-img-alt x1" in found
