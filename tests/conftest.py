@@ -9,6 +9,15 @@ settings.register_profile("thorough", max_examples=2000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+def pytest_sessionstart(session) -> None:
+    """CI requires the browser tests to run (tests/browser.py): no Chromium stops the run."""
+    from tests.browser import missing_browser
+
+    why = missing_browser()
+    if why:
+        raise pytest.UsageError(why)
+
+
 # --- Shared fixtures: clubs, members with each role, token-authenticated API clients (S1) ----
 # Club "oak": owner olga, scorer sam, player ann (with a login), viewer vic, and players bob,
 # cat, dan, eve without logins (seat handles for sessions). Club "elm": owner otto, plus its own

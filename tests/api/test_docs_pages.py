@@ -4,15 +4,15 @@ would fetch from cdn.redoc.ly, is kept out by the page's Content-Security-Policy
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from rest_framework.test import APIClient
 
+from tests.browser import CHROMIUM, needs_chromium
+
 pytestmark = pytest.mark.django_db
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PAGES = {"/api/v1/docs/": ".opblock", "/api/v1/redoc/": "[role=menu]"}
 
 
@@ -22,7 +22,7 @@ def test_the_redoc_page_allows_images_from_its_own_host_only():
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}")
+@needs_chromium
 @pytest.mark.parametrize("url", sorted(PAGES))
 def test_a_docs_page_asks_no_other_host_for_anything(live_server, url):
     from playwright.sync_api import sync_playwright

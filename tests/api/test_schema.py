@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
+
+from tests.browser import CHROMIUM, needs_chromium
 
 pytestmark = pytest.mark.django_db
 
@@ -240,11 +241,8 @@ def test_docs_assets_are_served_locally_not_from_a_cdn(url):
     assert not re.findall(r'(?:src|href)="(?:https?:)?//', page)  # nothing from elsewhere
 
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}")
+@needs_chromium
 def test_swagger_ui_renders_every_operation_in_a_browser(live_server, schema):
     from playwright.sync_api import sync_playwright
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.reports.test_report_browser import CHROMIUM, logged_in_page
+from tests.browser import needs_chromium
+from tests.reports.test_report_browser import logged_in_page
 
 AXE = Path(__file__).resolve().parents[1] / "assets" / "axe.min.js"
 WIDTHS = (1280, 320)
@@ -26,7 +27,7 @@ TABS = 40
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}"),
+    needs_chromium,
 ]
 
 RUN_AXE = """async () => {

@@ -10,13 +10,13 @@ import html as html_lib
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
+from tests.browser import needs_chromium
 from tests.conftest import TEST_PASSWORD
 from tests.reports.conftest import record_hand_session
-from tests.reports.test_report_browser import CHROMIUM, logged_in_page
+from tests.reports.test_report_browser import logged_in_page
 
 pytestmark = pytest.mark.django_db
 
@@ -233,7 +233,7 @@ def test_an_odd_query_is_a_400_or_the_page_never_a_500(hostile_session, client, 
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}")
+@needs_chromium
 def test_a_browser_runs_nothing_of_them_and_shows_them_as_typed(
         hostile_session, live_server, member_for, settings):
     """Chromium parses the charts' SVG as SVG (not as the HTML parser above does): nothing of

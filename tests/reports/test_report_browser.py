@@ -4,20 +4,19 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
 
+from tests.browser import CHROMIUM, needs_chromium
 from tests.reports import sessionkit as kit
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = django_settings.VAR_DIR / "screenshots"  # LOO_VAR_DIR, as the README says
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no chromium binary at {CHROMIUM}"),
+    needs_chromium,
 ]
 
 
