@@ -80,6 +80,16 @@ def test_unknown_option_is_named(scorer_client):
     assert data["code"] == "rule-error" and "flush" in data["detail"]
 
 
+def test_a_loo_amount_of_null_is_a_400_naming_it(scorer_client):
+    # it was accepted and read as no loo at all: bob's revoke in e1 paid nothing
+    data = problem(scorer_client.post(URL, {"rules": {"preset": "three-card", "loo_amount": None},
+                                            "pool": 6, "record": example("e1_miss_taker_revokes.json")},
+                                      format="json"), 400)
+    assert data["code"] == "rule-error"
+    assert data["errors"] == [{"field": "rules", "code": "invalid", "message":
+                               "loo_amount: must be a whole number of units from 0 to 1,000,000,000, not None"}]
+
+
 def test_rules_are_required(scorer_client):
     data = problem(scorer_client.post(URL, {"record": example("e1_miss_taker_revokes.json")}, format="json"), 400)
     assert data["errors"][0]["field"] == "rules"
