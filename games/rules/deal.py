@@ -31,7 +31,9 @@ from .phases import (
     OWN_CARD_KINDS,
     PLAY,
     SINGLE_LOO_KINDS,
+    is_named,
     unknown_action,
+    unknown_kind,
 )
 from .settlement import Books
 from .state import DEAL_ATTRIBUTES
@@ -407,8 +409,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             self._push_play(action)
             return
         # an action the format does not know is named so wherever it stands, even after the
-        # last trick (not "the deal is already over", as if it were a move); a list is unhashable
-        if not isinstance(kind, str) or kind not in _ACTION_NAMES:
+        # last trick (not "the deal is already over", as if it were a move)
+        if not is_named(kind, _ACTION_NAMES):
             raise self._err(unknown_action(kind), player=action.get("player")
                             if isinstance(action, Mapping) else None, field="action")
         if self.phase == OVER and not (kind == "flush" and self._ended == "flush"):
@@ -434,9 +436,8 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         s = self._seat(action)
         name = self.seats[s]
         kind = action.get("kind")
-        if kind not in IRREGULARITY_KINDS:
-            raise self._err(f"{name}: unknown irregularity kind {kind!r}", player=name,
-                            field="kind")
+        if not is_named(kind, IRREGULARITY_KINDS):  # (a list or an object is no kind either)
+            raise self._err(f"{name}: {unknown_kind(kind)}", player=name, field="kind")
         if kind in OWN_CARD_KINDS and s in self._out_of_deal:
             # a play offence needs cards of his own: sitting a poker-Loo redeal out, he is dealt
             # none (his plays are refused alike)

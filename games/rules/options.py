@@ -43,6 +43,9 @@ BOOLEANS = ("lead_trump_ace", "lead_highest_trump", "must_head", "must_trump", "
             "turnup_to_dealer", "ante_first_deal_only", "trump_ace_first_trick")
 ANTES = ("ante", "ante_double")
 INTEGERS = ("loo_amount", "loo_cap", "single_loo")
+#: the integer options null may stand for: no cap, a single loo as large as the loo
+#: (``loo_amount`` has no such meaning: null made every loo and single loo nothing)
+NULLABLE = ("loo_cap", "single_loo")
 
 _THREE = ("three-card", "irish")
 #: options that mean something only in some games; elsewhere they must keep the game default
@@ -165,8 +168,7 @@ class RuleSet:
         if not isinstance(options, Mapping):
             raise RuleError(f"rules: must be an object of options, not {options!r}")
         try:
-            key: Any = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, Mapping)
-                                     else v) for k, v in options.items()))
+            key: Any = _cache_key(options)
             hash(key)
         except TypeError:
             key = None
@@ -220,6 +222,21 @@ class RuleSet:
 
 
 _CACHE: dict[Any, RuleSet] = {}
+
+
+def _typed(value: Any) -> Any:
+    """``value`` with its type, nested in an object (an ante): ``0`` and ``false``, ``4.0``
+    and ``4`` are equal in Python and hash alike."""
+    if isinstance(value, Mapping):
+        return (Mapping, tuple(sorted((k, _typed(v)) for k, v in value.items())))
+    return (type(value), value)
+
+
+def _cache_key(options: Mapping[str, Any]) -> tuple:
+    """``_CACHE``'s key for ``options``, each value with its type: keyed by value alone, a
+    wrong-typed option (``"must_head": 0``, ``"loo_amount": 4.0``) was handed the rule set of
+    the right one once that had been read (``false``, ``4``), and refused before it had."""
+    return tuple(sorted((k, _typed(v)) for k, v in options.items()))
 
 
 def _to_json(rules: RuleSet) -> dict[str, Any]:
@@ -296,7 +313,8 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
                 errors.append(f"{name}: must be true or false, not {value!r}")
         elif name in ANTES:
             value = _ante(name, value, errors)
-        elif name in INTEGERS and value is not None and not _is_units(value):
+        elif name in INTEGERS and not (value is None and name in NULLABLE) \
+                and not _is_units(value):
             errors.append(f"{name}: must be a whole number of units from 0 to {MAX_UNITS:,}, "
                           f"not {value!r}")
         values[name] = value

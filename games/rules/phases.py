@@ -1,6 +1,9 @@
 """The phases of a deal and the offences the engine knows by name."""
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import TypeGuard
+
 DECLARE, EXCHANGE, FLUSH, PLAY, OVER = "declare", "exchange", "flush", "play", "over"
 
 #: the declarations a record's actions may hold (deal-record.md), and every action it knows
@@ -9,6 +12,14 @@ ACTIONS = (*DECLARATIONS, "exchange", "flush", "play", "irregularity")
 #: words the table says for a declaration, read as that declaration: poker-Loo's laws have the
 #: players "stand or fold", so a scorer may write a fold (stored records hold it); it is a pass
 DECLARATION_ALIASES = {"fold": "pass"}
+
+
+def is_named(value: object, names: Collection[str]) -> TypeGuard[str]:
+    """Whether a record's ``value`` is one of ``names`` (an action, an irregularity's kind, a
+    seat): a record may hold any JSON value there, and a list or an object is no name, where
+    looking it up among the names would raise TypeError (unhashable) instead of the record's
+    error."""
+    return type(value) is str and value in names
 
 
 def unknown_action(kind: object) -> str:
@@ -30,6 +41,17 @@ SINGLE_LOO_KINDS = frozenset({"looked-out-of-turn", "declared-out-of-turn", "loo
 #: irregularities punished like a revoke (a full loo into the next pool, winnings stay)
 FULL_LOO_KINDS = PLAY_RULES | {"looked-at-hand", "exposed-card", "threw-up-after-lead"}
 IRREGULARITY_KINDS = SINGLE_LOO_KINDS | FULL_LOO_KINDS | {"misdeal"}
+
+
+def unknown_kind(kind: object) -> str:
+    """What is said of an irregularity whose ``kind`` is left out (or null) or is no kind the
+    engine knows: any other JSON value, a list or an object as much as a misspelt name, is
+    named as given (as an unknown action is)."""
+    if kind is None:
+        return "the irregularity's kind is missing (what did the table see?)"
+    return f"unknown irregularity kind {kind!r}"
+
+
 #: offences done to a trick (a lead or a card following it), so only once the play has begun:
 #: a card played out of turn or exposed may come before it (during the declarations)
 IN_PLAY_KINDS = (PLAY_RULES - {"played-out-of-turn"}) | {"threw-up-after-lead"}

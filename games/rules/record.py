@@ -14,7 +14,7 @@ from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
 from .options import GAME_NAMES, PLACE_NAMES, RuleSet, rules_from
-from .phases import ACTIONS, DECLARATION_ALIASES, unknown_action
+from .phases import ACTIONS, DECLARATION_ALIASES, is_named, unknown_action
 from .version import RECORD_FORMAT
 
 _MAX_ERRORS = 50
@@ -198,7 +198,7 @@ def _read_alone(r: RuleSet, seats: list, dealer: Any, actions: list) -> list[dic
         if i in bad or type(a) is not dict and not isinstance(a, Mapping):
             continue
         player, kind = a.get("player"), a.get("action")
-        if not isinstance(kind, str) or kind not in ACTIONS and kind not in DECLARATION_ALIASES:
+        if not is_named(kind, ACTIONS) and not is_named(kind, DECLARATION_ALIASES):
             errors.append(record_error(unknown_action(kind), index=i, field="action",
                                        player=player if type(player) is str else None))
         elif type(player) is not str or player not in seats:
@@ -829,7 +829,7 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     winners_given = result.get("winners")
     if winners_given is not None:
         if (not isinstance(winners_given, list) or len(winners_given) != n
-                or any(w not in deal._idx for w in winners_given)
+                or any(not is_named(w, deal._idx) for w in winners_given)
                 or any(winners_given.count(deal.seats[i]) != c for i, c in counts.items())):
             errors.append(record_error("result: winners must list each trick's winner, in "
                                        "order, agreeing with the counts", field="result"))

@@ -95,6 +95,19 @@ def test_record_error_names_action_index_player_and_card(oak_session, post_deal)
     assert not Deal.objects.filter(session=oak_session, number=2).exists()
 
 
+def test_an_irregularity_kind_that_is_a_list_is_a_400_naming_the_action(oak_session, post_deal):
+    # the engine raised TypeError (unhashable) on a list kind: a 500, now the record's error
+    from .test_replay_endpoint import LIST_KIND, with_irregularity
+
+    post_deal(oak_session, 1, DEAL1)
+    before = LedgerEntry.objects.count()
+    data = problem(post_deal(oak_session, 2, with_irregularity(["misdeal"])), 400)
+    assert data["code"] == "record-error"
+    assert data["errors"] == [LIST_KIND]
+    assert LedgerEntry.objects.count() == before
+    assert not Deal.objects.filter(session=oak_session, number=2).exists()
+
+
 def test_wrong_dealer_says_whose_deal_it_is(oak_session, post_deal):
     data = problem(post_deal(oak_session, 1, rec(DEAL1, dealer="dan")), 400)
     assert data["code"] == "record-mismatch"

@@ -1,6 +1,8 @@
 """POST /api/v1/replay: the dry run answers the verdict and stores nothing."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -78,6 +80,16 @@ def test_unknown_option_is_named(scorer_client):
     assert data["code"] == "rule-error" and "flush" in data["detail"]
 
 
+def test_a_loo_amount_of_null_is_a_400_naming_it(scorer_client):
+    # it was accepted and read as no loo at all: bob's revoke in e1 paid nothing
+    data = problem(scorer_client.post(URL, {"rules": {"preset": "three-card", "loo_amount": None},
+                                            "pool": 6, "record": example("e1_miss_taker_revokes.json")},
+                                      format="json"), 400)
+    assert data["code"] == "rule-error"
+    assert data["errors"] == [{"field": "rules", "code": "invalid", "message":
+                               "loo_amount: must be a whole number of units from 0 to 1,000,000,000, not None"}]
+
+
 def test_rules_are_required(scorer_client):
     data = problem(scorer_client.post(URL, {"record": example("e1_miss_taker_revokes.json")}, format="json"), 400)
     assert data["errors"][0]["field"] == "rules"
@@ -112,6 +124,65 @@ def test_no_record_makes_a_500(scorer_client):
     @given(record=_records())
     def check(record):
         response = scorer_client.post(URL, {"rules": RULES, "record": record}, format="json")
+        assert response.status_code in (200, 400), (record, response.content[:300])
+
+    check()
+
+
+def with_irregularity(kind):
+    """e1 with the table's note of an irregularity by ann, of ``kind`` (any JSON), first."""
+    record = example("e1_miss_taker_revokes.json")
+    record["actions"].insert(0, {"action": "irregularity", "kind": kind, "player": "ann"})
+    return record
+
+
+#: the engine's error for e1 noting an irregularity of kind ["misdeal"] first, as the API lists it
+LIST_KIND = {"index": 0, "player": "ann", "card": None, "field": "kind", "code": "invalid",
+             "message": "ann: unknown irregularity kind ['misdeal']"}
+
+
+def test_an_irregularity_kind_that_is_a_list_is_a_400_naming_the_action(scorer_client):
+    # the engine raised TypeError (unhashable) looking the list up among the kinds: a 500
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6,
+                                            "record": with_irregularity(["misdeal"])},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    assert data["errors"] == [LIST_KIND]
+    assert data["detail"] == LIST_KIND["message"]
+
+
+#: the fields each kind of action may hold (deal-record.md), besides its player and action
+ACTION_FIELDS = {"play": ["card", "say"], "irregularity": ["kind", "card", "evidence"],
+                 "exchange": ["discard", "draw"], "flush": ["cards"]}
+
+
+def _actions_with_a_field_replaced():
+    """e1, with cat's irregularity noted first, and one field of one action (one it has, or
+    one of its kind may have) set to any JSON value."""
+    base = example("e1_miss_taker_revokes.json")
+    base["actions"].insert(0, {"player": "cat", "action": "irregularity",
+                               "kind": "looked-at-stock", "evidence": "he lifted the stock"})
+    places = [(i, field) for i, a in enumerate(base["actions"])  # (the irregularity's first)
+              for field in ["player", "action", *ACTION_FIELDS.get(a["action"], [])]]
+
+    def replaced(place, value):
+        record = copy.deepcopy(base)
+        at, field = place
+        record["actions"][at][field] = value
+        return record
+
+    # (the irregularity's own fields drawn as often as all the others: the list kind hid there)
+    return st.builds(replaced, st.sampled_from(places[:5]) | st.sampled_from(places),
+                     _json_values())
+
+
+def test_no_action_field_makes_a_500(scorer_client):
+    # _records above replaces the record's own fields; the list kind hid one level down
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(record=_actions_with_a_field_replaced())
+    def check(record):
+        response = scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": record},
+                                      format="json")
         assert response.status_code in (200, 400), (record, response.content[:300])
 
     check()

@@ -474,6 +474,7 @@ def test_command_line_converts_between_json_and_compact_actions(tmp_path):
     assert json.loads(back) == acts("ann stand; bob pass; ann AH")
 
 
+WINNERS = "result: winners must list each trick's winner, in order, agreeing with the counts"
 RESULT_TABLE = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bob", "cat", "dan"],
                 "dealer": "dan", "actions": acts("ann stand; bob stand; cat pass; dan pass")}
 
@@ -485,6 +486,11 @@ RESULT_TABLE = {"rules": {"game": "three-card"}, "pool": 6, "seats": ["ann", "bo
     ({"tricks": {"ann": 2, "bob": 2}}, "result: the trick counts add up to 4, not 3"),
     ({"tricks": {"ann": 2, "cat": 1}}, "result: cat did not play"),
     ({"winners": ["ann"]}, 'result: needs {"tricks": {player: count}}'),
+    # a list or an object among the winners raised TypeError (unhashable, looked up among
+    # the seats), a 500 from the service
+    ({"tricks": {"ann": 2, "bob": 1}, "winners": [["bob"], "ann", "ann"]}, WINNERS),
+    ({"tricks": {"ann": 2, "bob": 1}, "winners": [{"bob": 1}, "ann", "ann"]}, WINNERS),
+    ({"tricks": {"ann": 2, "bob": 1}, "winners": [1, "ann", "ann"]}, WINNERS),
 ])
 def test_a_result_that_cannot_be_is_a_record_error(result, says):
     with pytest.raises(RecordError) as caught:

@@ -308,6 +308,44 @@ def test_an_ante_given_as_a_number_is_the_dealers():
     assert rules.ante == (6, 0) and rules.to_options()["ante"] == {"dealer": 6, "each": 0}
 
 
+@pytest.mark.parametrize("loo", ["limited", "unlimited"])
+def test_a_loo_amount_of_null_is_refused(loo):
+    # null was read as no loo at all: e1's revoke by bob (a limited loo of 3, loo-rules.md
+    # s.6) settled with loo_payments {} and pool_after 0 instead of {"bob": 3} and 3, and a
+    # single loo (by default as large as the loo) was paid as nothing too
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options({"game": "three-card", "loo": loo, "loo_amount": None})
+    assert caught.value.errors == [
+        "loo_amount: must be a whole number of units from 0 to 1,000,000,000, not None"]
+
+
+def test_a_cap_or_single_loo_of_null_is_none_given():
+    # null is the default of both: no cap, a single loo as large as the loo
+    rules = RuleSet.from_options({"game": "three-card", "loo_amount": 4, "loo_cap": None,
+                                  "single_loo": None})
+    assert (rules.loo_cap, rules.single_loo) == (None, 4)
+
+
+@pytest.mark.parametrize(("right", "wrong", "message"), [
+    ({"must_head": False}, {"must_head": 0}, "must_head: must be true or false, not 0"),
+    ({"blaze": True}, {"blaze": 1}, "blaze: must be true or false, not 1"),
+    ({"loo_amount": 4}, {"loo_amount": 4.0},
+     "loo_amount: must be a whole number of units from 0 to 1,000,000,000, not 4.0"),
+    ({"ante": {"dealer": 2}}, {"ante": {"dealer": 2.0}},
+     "ante: dealer and each must be whole units from 0 to 1,000,000,000, not {'dealer': 2.0}"),
+])
+def test_a_wrong_typed_option_is_refused_after_the_right_one_was_read(right, wrong, message):
+    # the rule sets read are kept by their options, and 0 == False, 4.0 == 4 (with equal
+    # hashes) in Python: once the right value had been read, the wrong one was handed its rule
+    # set (a service's worker accepted {"must_head": 0} after any table had played without
+    # heading, and refused it before)
+    game = {"game": "five-card"} if "blaze" in right else {"game": "three-card"}
+    RuleSet.from_options({**game, **right})
+    with pytest.raises(RuleError) as caught:
+        RuleSet.from_options({**game, **wrong})
+    assert caught.value.errors == [message]
+
+
 def test_a_preset_with_another_game_named_is_that_games_defaults():
     # "three-card-mixed" tweaks three-card Loo (mixed loo, cap 30); naming five-card drops them
     assert RuleSet.from_options({"preset": "three-card-mixed", "game": "five-card"}) == \

@@ -172,6 +172,29 @@ def test_an_irregularity_of_no_known_kind():
         errors[0]["message"]
 
 
+@pytest.mark.parametrize(("kind", "message"), [
+    (["misdeal"], "ann: unknown irregularity kind ['misdeal']"),
+    ({"kind": "misdeal"}, "ann: unknown irregularity kind {'kind': 'misdeal'}"),
+    (7, "ann: unknown irregularity kind 7"),
+    (None, "ann: the irregularity's kind is missing (what did the table see?)"),
+])
+def test_an_irregularity_kind_that_is_no_name_is_the_records_error(kind, message):
+    # a list or an object raised TypeError (unhashable, looked up among the kinds): the
+    # service answered a 500. Now the record's error at the action, as for an unknown action
+    rec = five_card()
+    rec["actions"].insert(0, {"player": "ann", "action": "irregularity", "kind": kind})
+    assert record_errors(rec) == [
+        {"index": 0, "player": "ann", "card": None, "field": "kind", "message": message}]
+
+
+def test_an_irregularity_with_no_kind_is_the_records_error():
+    rec = five_card()
+    rec["actions"].insert(3, {"player": "dan", "action": "irregularity"})
+    assert record_errors(rec) == [
+        {"index": 3, "player": "dan", "card": None, "field": "kind",
+         "message": "dan: the irregularity's kind is missing (what did the table see?)"}]
+
+
 def test_a_misdeal_is_seen_before_the_play():
     # the misdeal is noted after ann's first card (action 8): too late, the deal stands
     rec = five_card()
