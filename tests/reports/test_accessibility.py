@@ -43,7 +43,7 @@ UNSEEN_FOCUS = """() => {
   // past the last stop Tab leaves the page for the browser's own controls
   if (!e || e === document.body || !document.hasFocus()) return '';
   // a date box's calendar button: Chromium rings it itself, inside the box, out of the page's reach
-  if (e.matches('input[type=date]') && !e.matches(':focus')) return '';
+  if (e.matches('input[type=date], input[type=datetime-local]') && !e.matches(':focus')) return '';
   const s = getComputedStyle(e);
   return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 ? '' : e.outerHTML.slice(0, 80);
 }"""
@@ -110,7 +110,9 @@ def test_every_page_a_member_sees_passes_axe(live_server, settings, closed_repor
              "closed report": closed_report,
              "open report": f"/clubs/oak/sessions/{still_open.pk}/report/"}
     with logged_in_page(live_server, settings, member_for("viewer").user) as page:
-        assert check_pages(page, live_server.url, paths) == []
+        problems = check_pages(page, live_server.url, paths)
+        print("\n".join(problems))
+        assert problems == []
 
 
 def test_the_check_finds_what_it_is_for(live_server, settings, db):
@@ -121,3 +123,32 @@ def test_the_check_finds_what_it_is_for(live_server, settings, db):
             '<input type="date" name="from"><svg role="img"><circle r="4"/></svg>'); }""")
         found = " ".join(findings(page, "spoilt"))
     assert "critical label x1" in found and "serious svg-img-alt x1" in found
+
+
+
+def test_the_browsable_api_passes_axe(live_server, settings, club, member_for):
+    """What a member sees opening an API URL in a browser (DRF's pages, with our fixes:
+    templates/rest_framework/api.html): lists, details, and the forms of a club's owner."""
+    from tests.reports.conftest import record_hand_session
+
+    owner = member_for("owner").user
+    session = record_hand_session(club, owner, n_deals=3)
+    deals = f"/api/v1/clubs/oak/sessions/{session.pk}/deals/"
+    paths = {"API root": "/api/v1/", "clubs": "/api/v1/clubs/", "a club": "/api/v1/clubs/oak/",
+             "a member": "/api/v1/clubs/oak/members/sam/",
+             "a session": f"/api/v1/clubs/oak/sessions/{session.pk}/", "its deals": deals,
+             "a deal": f"{deals}2/"}
+    with logged_in_page(live_server, settings, owner) as page:
+        assert check_pages(page, live_server.url, paths) == []
+        # the forms and buttons are DRF's still, each box and button named
+        page.goto(live_server.url + paths["a member"])
+        assert page.get_by_label("Role", exact=True).first.input_value() == "scorer"
+        assert page.get_by_role("button", name="OPTIONS").count() == 1
+        page.goto(live_server.url + deals)
+        assert page.get_by_role("button", name="Specify a format for the GET request").count() == 1
+        page.get_by_label("Dealer", exact=True).fill("bob")
+        assert page.get_by_role("button", name="POST").is_visible()
+        # the raw data form, behind its tab, which the check above did not see
+        page.get_by_role("link", name="Raw data").first.click()
+        assert page.get_by_label("Content").first.is_visible()
+        assert findings(page, "the raw data form") == []
