@@ -5,6 +5,9 @@ checked too, and the keyboard's focus visible wherever Tab goes.
 axe-core is vendored (tests/assets/axe.min.js, MPL-2.0, its licence header kept): the check
 runs offline, as CI does. It is handed to the page by Playwright (``page.evaluate``), which the
 page's Content-Security-Policy does not stop, so the pages keep running no script of their own.
+
+The browsable API's pages are Django REST framework's, with our fixes (its ``api.html``): they
+are checked as they stand after DRF's scripts and ours have run.
 """
 from __future__ import annotations
 
