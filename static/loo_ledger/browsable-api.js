@@ -5,7 +5,11 @@
    - Buttons showing only an icon (the GET format caret): their title was their name, until
      Bootstrap's tooltips moved it away; it becomes their aria-label.
    - Two main landmarks, one in the other (#content and .content-main): the inner one becomes
-     a region, named as it was. */
+     a region, named as it was.
+   - The dialogs (the filters, "Are you sure you want to delete"): marked aria-hidden, which
+     Bootstrap 3 leaves on when it opens them, so a screen reader found nothing there; and
+     labelled by an id nobody has: now by their heading, a level-two one under the page's h1
+     (Bootstrap's h4 skipped two levels). Shut, they are display: none. */
 (function () {
   'use strict';
   document.querySelectorAll('form').forEach(function (form, f) {
@@ -25,5 +29,14 @@
   });
   document.querySelectorAll('#content [role=main]').forEach(function (inner) {
     inner.setAttribute('role', 'region');
+  });
+  document.querySelectorAll('.modal').forEach(function (dialog, d) {
+    var heading = dialog.querySelector('h1, h2, h3, h4, h5, h6');
+    dialog.removeAttribute('aria-hidden');
+    if (heading) heading.setAttribute('aria-level', '2');
+    if (heading && !document.getElementById(dialog.getAttribute('aria-labelledby'))) {
+      if (!heading.id) heading.id = 'dialog' + d + '-title';
+      dialog.setAttribute('aria-labelledby', heading.id);
+    }
   });
 }());

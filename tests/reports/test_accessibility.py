@@ -155,3 +155,18 @@ def test_the_browsable_api_passes_axe(live_server, settings, club, member_for):
         page.get_by_role("link", name="Raw data").first.click()
         assert page.get_by_label("Content").first.is_visible()
         assert findings(page, "the raw data form") == []
+        # the dialogs, which open over the page: the filters, and the DELETE's "Are you sure"
+        assert open_dialog(page, "Filters", "Filters").get_by_label("Status").is_visible()
+        assert findings(page, "the filters") == []
+        page.goto(live_server.url + "/api/v1/clubs/oak/members/sam/user/")  # DELETE only
+        open_dialog(page, "DELETE", "Are you sure")
+        assert findings(page, "the DELETE's dialog") == []
+
+
+def open_dialog(page: Any, button: str, dialog: str) -> Any:
+    """The dialog the button opens, once it has faded in (halfway, axe measures faded colours)."""
+    page.get_by_role("button", name=button).click()
+    opened = page.get_by_role("dialog", name=dialog)
+    opened.wait_for()
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.modal.in')).opacity === '1'")
+    return opened
