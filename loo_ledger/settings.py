@@ -159,6 +159,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # the project's own: the browsable API's fixes
 MEDIA_ROOT = VAR_DIR / "media"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request without it
 # Development and the tests (DEBUG on when the settings load) serve the apps' files where they
@@ -198,6 +199,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "loo_ledger.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "loo_ledger.problems.exception_handler",
+    # DRF's two, the browsable API's naming the page's language (loo_ledger/browsable.py)
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "loo_ledger.browsable.BrowsableAPIRenderer",
+    ],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "loo_ledger.negotiation.ProblemContentNegotiation",
     "DEFAULT_PARSER_CLASSES": [
         "loo_ledger.parsers.StorableJSONParser",

@@ -15,7 +15,7 @@ from django.http import FileResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -39,6 +39,7 @@ from games.reports.pdf import pdf_failure, pdf_key, pdf_open, pdf_requested, pdf
 from games.reports.render import CSV_TABLES, report_csv
 from games.selectors import closings_log
 from games.services.idempotency import idempotent
+from loo_ledger.browsable import BrowsableAPIRenderer
 from loo_ledger.fields import as_written, unknown_fields
 from loo_ledger.problems import Problem
 

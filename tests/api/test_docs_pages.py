@@ -51,3 +51,10 @@ def test_a_docs_page_asks_no_other_host_for_anything(live_server, url):
             browser.close()
     assert any(a.endswith("/api/v1/schema/") for a in asked)  # the page did load the schema
     assert elsewhere == []
+
+
+@pytest.mark.parametrize("url", [*sorted(PAGES), "/api/v1/clubs/"])
+def test_the_docs_and_the_browsable_api_name_their_language(url, api_client_for):
+    """Their templates' <html> names none (loo_ledger/browsable.py); a screen reader would guess."""
+    page = api_client_for("owner").get(url, HTTP_ACCEPT="text/html").content.decode()
+    assert page.lstrip().startswith('<!DOCTYPE html>\n<html lang="en-gb">\n'), page[:80]

@@ -5,6 +5,9 @@ checked too, and the keyboard's focus visible wherever Tab goes.
 axe-core is vendored (tests/assets/axe.min.js, MPL-2.0, its licence header kept): the check
 runs offline, as CI does. It is handed to the page by Playwright (``page.evaluate``), which the
 page's Content-Security-Policy does not stop, so the pages keep running no script of their own.
+
+The browsable API's pages are Django REST framework's, with our fixes (its ``api.html``): they
+are checked as they stand after DRF's scripts and ours have run.
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ UNSEEN_FOCUS = """() => {
   // past the last stop Tab leaves the page for the browser's own controls
   if (!e || e === document.body || !document.hasFocus()) return '';
   // a date box's calendar button: Chromium rings it itself, inside the box, out of the page's reach
-  if (e.matches('input[type=date]') && !e.matches(':focus')) return '';
+  if (e.matches('input[type=date], input[type=datetime-local]') && !e.matches(':focus')) return '';
   const s = getComputedStyle(e);
   return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2 ? '' : e.outerHTML.slice(0, 80);
 }"""
@@ -110,7 +113,9 @@ def test_every_page_a_member_sees_passes_axe(live_server, settings, closed_repor
              "closed report": closed_report,
              "open report": f"/clubs/oak/sessions/{still_open.pk}/report/"}
     with logged_in_page(live_server, settings, member_for("viewer").user) as page:
-        assert check_pages(page, live_server.url, paths) == []
+        problems = check_pages(page, live_server.url, paths)
+        print("\n".join(problems))
+        assert problems == []
 
 
 def test_the_check_finds_what_it_is_for(live_server, settings, db):
@@ -121,3 +126,47 @@ def test_the_check_finds_what_it_is_for(live_server, settings, db):
             '<input type="date" name="from"><svg role="img"><circle r="4"/></svg>'); }""")
         found = " ".join(findings(page, "spoilt"))
     assert "critical label x1" in found and "serious svg-img-alt x1" in found
+
+
+
+def test_the_browsable_api_passes_axe(live_server, settings, club, member_for):
+    """What a member sees opening an API URL in a browser (DRF's pages, with our fixes:
+    templates/rest_framework/api.html): lists, details, and the forms of a club's owner."""
+    from tests.reports.conftest import record_hand_session
+
+    owner = member_for("owner").user
+    session = record_hand_session(club, owner, n_deals=3)
+    deals = f"/api/v1/clubs/oak/sessions/{session.pk}/deals/"
+    paths = {"API root": "/api/v1/", "clubs": "/api/v1/clubs/", "a club": "/api/v1/clubs/oak/",
+             "a member": "/api/v1/clubs/oak/members/sam/",
+             "a session": f"/api/v1/clubs/oak/sessions/{session.pk}/", "its deals": deals,
+             "a deal": f"{deals}2/"}
+    with logged_in_page(live_server, settings, owner) as page:
+        assert check_pages(page, live_server.url, paths) == []
+        # the forms and buttons are DRF's still, each box and button named
+        page.goto(live_server.url + paths["a member"])
+        assert page.get_by_label("Role", exact=True).first.input_value() == "scorer"
+        assert page.get_by_role("button", name="OPTIONS").count() == 1
+        page.goto(live_server.url + deals)
+        assert page.get_by_role("button", name="Specify a format for the GET request").count() == 1
+        page.get_by_label("Dealer", exact=True).fill("bob")
+        assert page.get_by_role("button", name="POST").is_visible()
+        # the raw data form, behind its tab, which the check above did not see
+        page.get_by_role("link", name="Raw data").first.click()
+        assert page.get_by_label("Content").first.is_visible()
+        assert findings(page, "the raw data form") == []
+        # the dialogs, which open over the page: the filters, and the DELETE's "Are you sure"
+        assert open_dialog(page, "Filters", "Filters").get_by_label("Status").is_visible()
+        assert findings(page, "the filters") == []
+        page.goto(live_server.url + "/api/v1/clubs/oak/members/sam/user/")  # DELETE only
+        open_dialog(page, "DELETE", "Are you sure")
+        assert findings(page, "the DELETE's dialog") == []
+
+
+def open_dialog(page: Any, button: str, dialog: str) -> Any:
+    """The dialog the button opens, once it has faded in (halfway, axe measures faded colours)."""
+    page.get_by_role("button", name=button).click()
+    opened = page.get_by_role("dialog", name=dialog)
+    opened.wait_for()
+    page.wait_for_function("() => getComputedStyle(document.querySelector('.modal.in')).opacity === '1'")
+    return opened
