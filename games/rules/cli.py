@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .errors import RecordError, RuleError, record_error
+from .errors import RecordError, RuleError, record_error, shown
 from .jsontext import UnreadableJSON, json_value
 from .notation import actions_from_text, actions_to_text
 from .record import replay
@@ -100,7 +100,13 @@ def _convert(command: str, text: str) -> int:
             try:
                 record = json_value(text)
                 # a result-only record may leave its actions out, as replay reads it
-                sys.stdout.write(actions_to_text(record.get("actions", [])))
+                actions = record.get("actions", [])
+                if not isinstance(actions, list):
+                    raise RecordError([record_error(f"actions: must be a list of actions, not "
+                                                    f"{shown(actions)}", field="actions")])
+                sys.stdout.write(actions_to_text(actions))
+            except RecordError:
+                raise
             except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"not a deal record with actions: {err}") from None
         else:
