@@ -1,6 +1,7 @@
 """The two refusals: a rule set that cannot be played, a record that cannot describe a deal."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -36,7 +37,7 @@ def not_a_seat(name: Any, *, index: int | None = None) -> dict[str, Any]:
     if name is None:
         return record_error("player: missing (whose action is it?)", index=index, field="player")
     return record_error(f"player {shown(name)} is not a seat", index=index, field="player",
-                        player=name if type(name) is str else None)
+                        player=shown(name, bare=True) if type(name) is str else None)
 
 
 def not_a_card(text: Any, *, index: int | None = None, player: Any = None) -> dict[str, Any]:
@@ -44,7 +45,7 @@ def not_a_card(text: Any, *, index: int | None = None, player: Any = None) -> di
     if text is None:
         return record_error("play: the card is missing", index=index, player=player,
                             field="card")
-    return record_error(f"{shown(text)} is not a card", index=index, player=player, card=str(text),
+    return record_error(f"{shown(text)} is not a card", index=index, player=player, card=shown(str(text), bare=True),
                         field="card")
 
 
@@ -56,7 +57,7 @@ def numbered_cards(cards: Any, field: str, *, player: Any = None,
     if type(cards) is not list:
         return []
     return [record_error(f"{field}: {shown(c)} is not a card (cards are written like \"TH\")",
-                         index=index, player=player, card=str(c), field=field)
+                         index=index, player=player, card=shown(str(c), bare=True), field=field)
             for c in cards if isinstance(c, (int, float))]  # bool too
 
 
@@ -65,20 +66,19 @@ def numbered_cards(cards: Any, field: str, *, player: Any = None,
 SHOWN_CHARS = 60
 
 
-def shown(value: Any, *, bare: bool = False) -> str:
+def shown(value: Any, *, bare: bool = False, write: Callable[[Any], str] = repr) -> str:
     """``value`` as a message names it: its ``repr``, cut to ``SHOWN_CHARS`` characters with
     an ellipsis and the full length when longer (``'aaaa…' (10,000 characters)``); a list or
     object is cut the same way, its length counted in items. ``bare``: text unquoted (a
-    name a message gives as it is, ``bob: unknown option``), cut the same way."""
-    if bare and isinstance(value, str):
-        if len(value) <= SHOWN_CHARS:
-            return value
-        return f"{value[:SHOWN_CHARS - 1]}… ({len(value):,} characters)"
-    text = repr(value)
+    name a message gives as it is, ``bob: unknown option``), cut the same way. ``write``: how
+    the value is written before it is cut (the service writes JSON, ``json.dumps``)."""
+    text = value if bare and isinstance(value, str) else write(value)
     if len(text) <= SHOWN_CHARS:
         return text
     if isinstance(value, str):
-        return f"{text[:SHOWN_CHARS - 2]}…{text[0]} ({len(value):,} characters)"
+        if bare:
+            return f"{text[:SHOWN_CHARS - 1]}… ({len(value):,} characters)"
+        return f"{text[:SHOWN_CHARS - 2]}…{text[-1]} ({len(value):,} characters)"
     if isinstance(value, (list, tuple, dict)):
         noun = "item" if len(value) == 1 else "items"
         return f"{text[:SHOWN_CHARS - 2]}…{text[-1]} ({len(value):,} {noun})"

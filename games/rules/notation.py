@@ -120,7 +120,7 @@ def _card(word: str, line: int) -> str:
     try:
         return format_card(word)
     except ValueError:
-        raise RecordError([record_error(f"line {line}: {shown(word)} is not a card", card=word,
+        raise RecordError([record_error(f"line {line}: {shown(word)} is not a card", card=shown(word, bare=True),
                                         field="actions")]) from None
 
 

@@ -826,7 +826,7 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     counts: dict[int, int] = {}
     for name, count in tricks.items():
         if name not in deal._idx:
-            errors.append(record_error(f"result: {shown(name)} is not a seat", player=str(name),
+            errors.append(record_error(f"result: {shown(name)} is not a seat", player=shown(str(name), bare=True),
                                        field="result"))
         elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
             errors.append(record_error(f"result: {shown(count)} is not a trick count", player=name,

@@ -110,7 +110,11 @@ def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | N
                 "first_dealer out for the first seat")
     if isinstance(given, str) and given in seats:
         return None
-    return f"first_dealer: {shown(json.dumps(given, ensure_ascii=False), bare=True)} is not seated"
+    return f"first_dealer: {shown(given, write=_as_json)} is not seated"
+
+
+def _as_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _at_line(line_no: int, message: str, field: str, deal: int | None = None
