@@ -99,6 +99,8 @@ def _convert(command: str, text: str) -> int:
         if command == "text":
             try:
                 record = json_value(text)
+                if not isinstance(record, dict):
+                    raise RecordError("record: a deal record is a JSON object")
                 # a result-only record may leave its actions out, as replay reads it
                 actions = record.get("actions", [])
                 if not isinstance(actions, list):

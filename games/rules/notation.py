@@ -113,6 +113,8 @@ def actions_to_text(actions: Iterable[Mapping[str, Any]]) -> str:
             lines.append(action_to_text(action) + "\n")
         except RecordError as err:
             raise RecordError([dict(e, index=index) for e in err.errors]) from None
+        except ValueError as err:  # no compact form (a seat or evidence holding a quote)
+            raise RecordError([record_error(str(err), index=index, field="actions")]) from None
     return "".join(lines)
 
 

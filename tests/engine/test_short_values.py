@@ -116,3 +116,20 @@ def test_text_command_names_a_discard_that_is_no_list(tmp_path):
     assert json.loads(done.stdout) == {"errors": [
         {"index": 4, "player": player, "card": None, "field": "discard",
          "message": "discard: must be a list of cards, not '2C'"}]}
+
+
+def test_text_command_names_the_action_with_no_compact_form(tmp_path):
+    rec = exchange_record()
+    rec["actions"][2]["player"] = 'c"at'  # a seat holding a quote has no compact form
+    done = cli("text", str(deal_file(tmp_path, rec)))
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {"errors": [
+        {"index": 2, "player": None, "card": None, "field": "actions",
+         "message": "no compact form for the seat 'c\"at'"}]}
+
+
+def test_text_command_refuses_a_record_that_is_no_object(tmp_path):
+    done = cli("text", str(deal_file(tmp_path, [1, 2])))
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["errors"][0]["message"] == \
+        "record: a deal record is a JSON object"
