@@ -107,25 +107,20 @@ def test_text_command_names_a_list_where_a_card_should_be_as_the_records_error(t
          "message": "card: ['AH'] is not a card"}]}
 
 
-def test_text_command_names_a_discard_that_is_no_list(tmp_path):
+@pytest.mark.parametrize(("index", "field", "value", "player", "message"), [
+    (4, "discard", "2C", "ann", "discard: must be a list of cards, not '2C'"),
+    # a seat holding a quote has no compact form (a ValueError without the action's index)
+    (2, "player", 'c"at', None, "no compact form for the seat 'c\"at'"),
+])
+def test_text_command_names_the_action_it_cannot_spell(tmp_path, index, field, value, player,
+                                                       message):
     rec = exchange_record()
-    rec["actions"][4]["discard"] = "2C"
-    player = rec["actions"][4]["player"]
+    rec["actions"][index][field] = value
     done = cli("text", str(deal_file(tmp_path, rec)))
     assert done.returncode == 1
     assert json.loads(done.stdout) == {"errors": [
-        {"index": 4, "player": player, "card": None, "field": "discard",
-         "message": "discard: must be a list of cards, not '2C'"}]}
-
-
-def test_text_command_names_the_action_with_no_compact_form(tmp_path):
-    rec = exchange_record()
-    rec["actions"][2]["player"] = 'c"at'  # a seat holding a quote has no compact form
-    done = cli("text", str(deal_file(tmp_path, rec)))
-    assert done.returncode == 1
-    assert json.loads(done.stdout) == {"errors": [
-        {"index": 2, "player": None, "card": None, "field": "actions",
-         "message": "no compact form for the seat 'c\"at'"}]}
+        {"index": index, "player": player, "card": None,
+         "field": "actions" if field == "player" else field, "message": message}]}
 
 
 def test_text_command_refuses_a_record_that_is_no_object(tmp_path):
