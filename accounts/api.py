@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.rules.errors import shown
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
@@ -260,7 +261,7 @@ class MemberByName:
         try:
             return super().get_object()  # type: ignore[misc]
         except Http404:
-            raise Problem(404, detail=f"No member named '{self.kwargs['name']}' in this club.",
+            raise Problem(404, detail=f"No member named '{shown(self.kwargs['name'], bare=True)}' in this club.",
                           code="not-found") from None
 
 

@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import UniqueValidator
 
+from games.rules.errors import shown
 from loo_ledger.fields import KnownFieldsOnly, as_written
 
 from .models import HANDLE_PATTERN, RESERVED_HANDLES, Club, Member, Role, reserved_handle_validator
@@ -182,7 +183,7 @@ class MemberSerializer(KnownFieldsOnly, serializers.ModelSerializer):
             raise serializers.ValidationError("A member's name cannot change (deal records use it).")
         club: Club = self.context["club"]
         if self.instance is None and Member.objects.filter(club=club, name=name).exists():
-            raise serializers.ValidationError(f"This club already has a member named '{name}'.")
+            raise serializers.ValidationError(f"This club already has a member named '{shown(name, bare=True)}'.")
         return name
 
     def validate_user(self, user: Any) -> Any:

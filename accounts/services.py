@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy
 from rest_framework.authtoken.models import Token
 
+from games.rules.errors import shown
 from loo_ledger.problems import Problem
 
 from .models import Club, Member, Role, lock_club
@@ -20,7 +21,7 @@ from .serializers import handle_from_username
 def club_create(*, slug: str, name: str, owner: Any, member_name: str | None = None) -> Member:
     """Create a club and make ``owner`` (a User) its first owner; returns that membership."""
     if Club.objects.filter(slug=slug).exists():
-        raise Problem(409, detail=f"The club slug '{slug}' is taken; choose another.",
+        raise Problem(409, detail=f"The club slug '{shown(slug, bare=True)}' is taken; choose another.",
                       code="conflict", errors=[{"field": "slug", "message": "Slug taken."}])
     club = Club.objects.create(slug=slug, name=name)
     return Member.objects.create(

@@ -21,6 +21,8 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.utils import html
 
+from games.rules.errors import shown
+
 #: a form's text that is a whole number: ASCII digits, a minus sign at most (``int()`` would
 #: also read "٢", "1_0" and " 2 ")
 _DIGITS = re.compile(r"-?[0-9]{1,30}")
@@ -55,7 +57,13 @@ def whole_number_message(name: str, unit: str = "", *, in_form: bool = False) ->
 
 def as_written(value: Any) -> str:
     """A value a client sent, as JSON writes it (``null``, ``"5"``, ``["ann"]``), for a message
-    about it: Python's ``repr`` (``None``, ``'5'``) is not what the client wrote."""
+    about it: Python's ``repr`` (``None``, ``'5'``) is not what the client wrote. Cut as the
+    engine cuts a value it names (``games.rules.errors.shown``): a 10,000-character name makes
+    no 10,000-character message."""
+    return shown(value, write=_as_json)
+
+
+def _as_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -191,7 +199,7 @@ def unknown_fields(data: Any, known: Iterable[str], writable: Iterable[str] = ()
             continue  # a form's part of a field: buy_ins.ann, seats[0] (DRF reads them so)
         near = nearest(str(key), writable)
         hint = f"did you mean '{near}'?" if near else f"the fields are {', '.join(writable)}."
-        out[str(key)] = [ErrorDetail(f"Unknown field '{key}': {hint}", code=UNKNOWN)]
+        out[str(key)] = [ErrorDetail(f"Unknown field '{shown(key, bare=True)}': {hint}", code=UNKNOWN)]
     return out
 
 

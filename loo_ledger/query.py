@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from games.rules.errors import shown
 from games.services.limits import text_problem
 
 from .fields import UNKNOWN, nearest
@@ -59,7 +60,7 @@ def query_problem(query: Mapping[str, Any], filters: Iterable[str],
         if name not in known:
             near = nearest(name, known)
             hint = f": did you mean '{near}'?" if near else "."
-            errors.append({"field": name, "message": f"Unknown query parameter '{name}'{hint}",
+            errors.append({"field": name, "message": f"Unknown query parameter '{shown(name, bare=True)}'{hint}",
                            "code": UNKNOWN})
             continue
         for value in getlist(name) if name in filters else ():

@@ -15,6 +15,7 @@ from typing import Any
 import django_filters
 
 from games.models import Deal, GameSession
+from games.rules.errors import shown
 from games.rules.phases import IRREGULARITY_KINDS
 from loo_ledger.fields import as_written, read_day
 from loo_ledger.filters import choice_filter
@@ -58,9 +59,9 @@ def _named(query: Mapping[str, Any], name: str, alias: str | None) -> tuple[str,
     value = query.get(name) or None
     other = (query.get(alias) or None) if alias else None
     if value and other and value != other:
-        raise Problem(400, detail=f"{name} and {alias} (its alias) give different days, {value} "
-                      f"and {other}: send one.", code="validation-error",
-                      errors=[{"field": name, "message": f"Differs from {alias}={other}."}])
+        raise Problem(400, detail=f"{name} and {alias} (its alias) give different days, "
+                      f"{shown(value, bare=True)} and {shown(other, bare=True)}: send one.", code="validation-error",
+                      errors=[{"field": name, "message": f"Differs from {alias}={shown(other, bare=True)}."}])
     if value or not other:
         return name, value
     return alias, other  # type: ignore[return-value]

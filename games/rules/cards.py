@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import shown
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -52,7 +54,7 @@ def card_code(text: object) -> int:
 def parse_card(text: object) -> int:
     """Read a card (``TH``, ``10h``, ``T♥``, ``♥10``) into its int; ValueError if it is not one."""
     if not isinstance(text, str):
-        raise ValueError(f"not a card: {text!r}")  # noqa: TRY004 - the API promises ValueError
+        raise ValueError(f"not a card: {shown(text)}")  # noqa: TRY004 - the API promises ValueError
     t = text.strip().upper()
     for sym, letter in _SUIT_SYMBOLS.items():
         t = t.replace(sym, letter)
@@ -60,7 +62,7 @@ def parse_card(text: object) -> int:
         t = t[1:] + t[0]
     code = CODE.get(t)
     if code is None:
-        raise ValueError(f"not a card: {text!r}")
+        raise ValueError(f"not a card: {shown(text)}")
     return code
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .errors import RecordError, RuleError, record_error
+from .errors import RecordError, RuleError, record_error, shown
 from .jsontext import UnreadableJSON, json_value
 from .notation import actions_from_text, actions_to_text
 from .record import replay
@@ -99,8 +99,16 @@ def _convert(command: str, text: str) -> int:
         if command == "text":
             try:
                 record = json_value(text)
+                if not isinstance(record, dict):
+                    raise RecordError("record: a deal record is a JSON object")
                 # a result-only record may leave its actions out, as replay reads it
-                sys.stdout.write(actions_to_text(record.get("actions", [])))
+                actions = record.get("actions", [])
+                if not isinstance(actions, list):
+                    raise RecordError([record_error(f"actions: must be a list of actions, not "
+                                                    f"{shown(actions)}", field="actions")])
+                sys.stdout.write(actions_to_text(actions))
+            except RecordError:
+                raise
             except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as err:
                 raise RecordError(f"not a deal record with actions: {err}") from None
         else:

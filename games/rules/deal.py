@@ -13,7 +13,7 @@ from typing import Any, cast
 from .cards import ACE, CLUBS, CODE, JACK, NAME, SUIT, SUITS, card_code, card_names, count_cards
 from .declaring import Declaring
 from .duties import DUTY_UPTO, Duties, card_tables
-from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error
+from .errors import RecordError, not_a_card, not_a_seat, numbered_cards, record_error, shown
 from .exchanging import Exchanging
 from .flushes import ShowingFlushes
 from .options import GAME_NAMES, RuleSet, rules_from
@@ -62,7 +62,7 @@ class _Setup:
         n = self.n = len(seats)
         idx = self.idx = {name: i for i, name in enumerate(seats)}
         if dealer not in idx:
-            raise RecordError([record_error(f"dealer: {dealer!r} is not a seat", field="dealer",
+            raise RecordError([record_error(f"dealer: {shown(dealer)} is not a seat", field="dealer",
                                             player=dealer)])
         d = self.d = idx[dealer]
         order = self.order = tuple((d + 1 + i) % n for i in range(n))  # eldest .. dealer
@@ -185,7 +185,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
                 try:
                     i = idx[name]
                 except KeyError:
-                    errors.append(record_error(f"hands: {name!r} is not a seat", field="hands",
+                    errors.append(record_error(f"hands: {shown(name)} is not a seat", field="hands",
                                                player=name))
                     continue
                 if cards is None:
@@ -357,7 +357,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             try:
                 out.append(card_code(c))
             except ValueError:
-                errors.append(record_error(f"{field}: {c!r} is not a card", field=field,
+                errors.append(record_error(f"{field}: {shown(c)} is not a card", field=field,
                                            card=str(c), player=player))
         return out
 
@@ -461,7 +461,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
         evidence = action.get("evidence")
         if evidence is not None and not isinstance(evidence, str):
             # the verdict's evidence is text (deal-record.md): never a number or list passed on
-            raise self._err(f"{name}: evidence {evidence!r} is not text (the table's words for "
+            raise self._err(f"{name}: evidence {shown(evidence)} is not text (the table's words for "
                             f"what it saw)", player=name, field="evidence")
         if not (evidence and evidence.strip()):
             evidence = f"recorded by the table: {name} {kind}"
@@ -629,7 +629,7 @@ class Deal(Declaring, Exchanging, ShowingFlushes, Duties):
             raise self._cannot_hold(s, c)
         say = action.get("say")
         if say is not None and say != "pam-be-civil":  # a misspelt call must not go unheard
-            raise self._err(f"say: {say!r} is not a call a play makes (\"pam-be-civil\")",
+            raise self._err(f"say: {shown(say)} is not a call a play makes (\"pam-be-civil\")",
                             player=self.seats[s], card=c, field="say")
         if say is not None and (self._lead_card >= 0 or (s != self._to_act and self._tcards)):
             # the call is the leader's, as he leads the ace of trumps (loo-rules.md s.4): a card

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import format_card
-from .errors import RecordError, record_error
-from .phases import DECLARATION_ALIASES, DECLARATIONS, unknown_action
+from .errors import RecordError, record_error, shown
+from .phases import DECLARATION_ALIASES, DECLARATIONS, unknown_action, unknown_kind
 
 #: the declaration words a line may hold, as written (a fold stays a fold)
 _DECLARATION_WORDS = (*DECLARATIONS, *DECLARATION_ALIASES)
@@ -36,11 +36,13 @@ def _seat_text(player: Any) -> str:
         return player
     if isinstance(player, str) and re.fullmatch(r'[^\s";]([^";\r\n]*[^\s";])?', player):
         return f'"{player}"'
-    raise ValueError(f"no compact form for the seat {player!r}")
+    raise ValueError(f"no compact form for the seat {shown(player)}")
 
 
 def action_to_text(action: Mapping[str, Any]) -> str:
-    """One record action as a line of the compact notation."""
+    """One record action as a line of the compact notation (RecordError, its ``field`` named,
+    for an action whose words are no text: a list where a card should be)."""
+    _check_words(action)
     player, kind = _seat_text(action["player"]), action["action"]
     if kind in _DECLARATION_WORDS and len(action) == 2:
         return f"{player} {kind}"
@@ -60,30 +62,67 @@ def action_to_text(action: Mapping[str, Any]) -> str:
         if "evidence" in action:
             words.append(_evidence_text(action["evidence"]))
         return " ".join(words)
-    raise ValueError(f"no compact form for {dict(action)!r}")
+    raise ValueError(f"no compact form for {shown(dict(action))}")
 
 
 def _evidence_text(evidence: Any) -> str:
     """An irregularity's evidence as the notation writes it: in double quotes, last."""
     if isinstance(evidence, str) and re.fullmatch(r'[^";\r\n]*', evidence):
         return f'"{evidence}"'
-    raise ValueError(f"no compact form for the evidence {evidence!r}")
+    raise ValueError(f"no compact form for the evidence {shown(evidence)}")
 
 
 #: an irregularity line's evidence: the quoted text ending it
 _EVIDENCE = re.compile(r'(.*?\s!\s[^"]*?)\s*"([^"]*)"')
 
 
+def _check_words(action: Any) -> None:
+    """Refuse, in the record's words, an action the notation cannot spell: joined as words, a
+    list where a card should be said "sequence item 3: expected str instance, list found"."""
+    if not isinstance(action, Mapping):
+        raise RecordError([record_error(f"an action is an object, not {shown(action)}",
+                                        field="actions")])
+    for field in ("player", "action"):
+        if field not in action:
+            raise RecordError([record_error(f"{field}: missing", field=field)])
+    if not isinstance(action["action"], str):
+        raise RecordError([record_error(unknown_action(action["action"]), field="action")])
+    if "kind" in action and not isinstance(action["kind"], str):
+        raise RecordError([record_error(f"kind: {unknown_kind(action['kind'])}", field="kind")])
+    for field in ("card", "discard", "draw", "cards"):
+        if field not in action:
+            continue
+        value = action[field]
+        cards = [value] if field == "card" else value
+        if field != "card" and not isinstance(value, list):
+            raise RecordError([record_error(f"{field}: must be a list of cards, not "
+                                            f"{shown(value)}", player=action["player"],
+                                            field=field)])
+        for card in cards:
+            if not isinstance(card, str):
+                raise RecordError([record_error(f"{field}: {shown(card)} is not a card",
+                                                player=action["player"], field=field)])
+
+
 def actions_to_text(actions: Iterable[Mapping[str, Any]]) -> str:
-    """A record's actions as compact text, one per line."""
-    return "".join(action_to_text(a) + "\n" for a in actions)
+    """A record's actions as compact text, one per line; an action it cannot spell is a
+    RecordError naming its index."""
+    lines = []
+    for index, action in enumerate(actions):
+        try:
+            lines.append(action_to_text(action) + "\n")
+        except RecordError as err:
+            raise RecordError([dict(e, index=index) for e in err.errors]) from None
+        except ValueError as err:  # no compact form (a seat or evidence holding a quote)
+            raise RecordError([record_error(str(err), index=index, field="actions")]) from None
+    return "".join(lines)
 
 
 def _card(word: str, line: int) -> str:
     try:
         return format_card(word)
     except ValueError:
-        raise RecordError([record_error(f"line {line}: {word!r} is not a card", card=word,
+        raise RecordError([record_error(f"line {line}: {shown(word)} is not a card", card=shown(word, bare=True),
                                         field="actions")]) from None
 
 
@@ -100,7 +139,7 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     else:
         words = stripped.split()
     if len(words) < 2:
-        raise RecordError([record_error(f"line {line}: cannot read {stripped!r}",
+        raise RecordError([record_error(f"line {line}: cannot read {shown(stripped)}",
                                         field="actions")])
     player, verb, rest = words[0], words[1], words[2:]
     if verb == "miss":
@@ -134,7 +173,7 @@ def action_from_text(text: str, line: int = 1) -> dict[str, Any]:
     if not rest and re.fullmatch(r"[a-z][a-z-]{3,}", verb):  # a word, too long for a card
         raise RecordError([record_error(f"line {line}: {unknown_action(verb)}", player=player,
                                         field="actions")])
-    raise RecordError([record_error(f"line {line}: cannot read {text.strip()!r}",
+    raise RecordError([record_error(f"line {line}: cannot read {shown(text.strip())}",
                                     player=player, field="actions")])
 
 

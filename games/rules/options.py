@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RuleError
+from .errors import RuleError, shown
 
 #: each game (the ``game`` option's values) and how a message names it ("poker-Loo is played
 #: by 2 to 8 players", "Irish Loo deals 3 cards a hand")
@@ -166,7 +166,7 @@ class RuleSet:
         if isinstance(options, RuleSet):
             return options
         if not isinstance(options, Mapping):
-            raise RuleError(f"rules: must be an object of options, not {options!r}")
+            raise RuleError(f"rules: must be an object of options, not {shown(options)}")
         try:
             key: Any = _cache_key(options)
             hash(key)
@@ -197,7 +197,7 @@ class RuleSet:
         elif len(set(seats)) != len(seats):
             errors.append("seats: a player is seated twice")
         else:
-            errors += [f"seats: {s!r} cannot be a seat: the engine's record reading uses the name "
+            errors += [f"seats: {shown(s)} cannot be a seat: the engine's record reading uses the name "
                        f"for {PLACE_NAMES[s]}; seat the player under another name"
                        for s in seats if s in PLACE_NAMES]
         if not low <= len(seats) <= high:
@@ -255,12 +255,12 @@ def _ante(name: str, value: Any, errors: list[str]) -> tuple[int, int] | None:
     if _is_int(value):
         value = {"dealer": value, "each": 0}
     if not isinstance(value, Mapping) or set(value) - {"dealer", "each"}:
-        errors.append(f"{name}: must be {{\"dealer\": units, \"each\": units}}, not {value!r}")
+        errors.append(f"{name}: must be {{\"dealer\": units, \"each\": units}}, not {shown(value)}")
         return None
     dealer, each = value.get("dealer", 0), value.get("each", 0)
     if not (_is_units(dealer) and _is_units(each)):
         errors.append(f"{name}: dealer and each must be whole units from 0 to {MAX_UNITS:,}, "
-                      f"not {dict(value)!r}")
+                      f"not {shown(dict(value))}")
         return None
     return (dealer, each)
 
@@ -284,12 +284,12 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     preset = options.get("preset")
     if preset is not None:
         if not isinstance(preset, str) or preset not in PRESETS:
-            errors.append(f"preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+            errors.append(f"preset: unknown preset {shown(preset)} (known: {', '.join(PRESETS)})")
         else:
             merged.update(PRESETS[preset])
     game = options.get("game", merged.get("game", "three-card"))
     if not isinstance(game, str) or game not in GAMES:
-        raise RuleError(errors + [f"game: unknown game {game!r} (known: {', '.join(GAMES)})"])
+        raise RuleError(errors + [f"game: unknown game {shown(game)} (known: {', '.join(GAMES)})"])
     if isinstance(preset, str) and preset in PRESETS and PRESETS[preset]["game"] != game:
         merged = {}  # an explicit other game overrides the preset's tweaks of its own game
     defaults = GAME_DEFAULTS[game]
@@ -299,7 +299,7 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     known = set(defaults) | {"preset"}
     for name, value in options.items():
         if not isinstance(name, str) or name not in known:
-            errors.append(f"{name}: unknown option")
+            errors.append(f"{shown(name, bare=True)}: unknown option")
         elif name != "preset":
             resolved[name] = value
     resolved["game"] = game
@@ -307,16 +307,16 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
     for name, value in resolved.items():
         if name in CHOICES:
             if value not in CHOICES[name]:
-                errors.append(f"{name}: {value!r} is not one of {', '.join(map(str, CHOICES[name]))}")
+                errors.append(f"{name}: {shown(value)} is not one of {', '.join(map(str, CHOICES[name]))}")
         elif name in BOOLEANS:
             if not isinstance(value, bool):
-                errors.append(f"{name}: must be true or false, not {value!r}")
+                errors.append(f"{name}: must be true or false, not {shown(value)}")
         elif name in ANTES:
             value = _ante(name, value, errors)
         elif name in INTEGERS and not (value is None and name in NULLABLE) \
                 and not _is_units(value):
             errors.append(f"{name}: must be a whole number of units from 0 to {MAX_UNITS:,}, "
-                          f"not {value!r}")
+                          f"not {shown(value)}")
         values[name] = value
     # options that belong to other games must keep this game's default
     for name, games in APPLIES.items():
@@ -362,14 +362,14 @@ def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
         when = _TRUMPS_KNOWN[turned]
         if values.get("club_law"):
             errors.append(f"club_law: club law needs the trump turned at the deal, before the "
-                          f"declarations; with trump_turned {turned!r} trumps are known only "
+                          f"declarations; with trump_turned {shown(turned)} trumps are known only "
                           f"{when}")
         if values.get("flush") in ("three-trumps", "three-trumps-redeal"):
-            errors.append(f"flush: a {values['flush']!r} flush is three trumps held before the "
-                          f"play; with trump_turned {turned!r} trumps are known only {when}")
+            errors.append(f"flush: a {shown(values['flush'])} flush is three trumps held before the "
+                          f"play; with trump_turned {shown(turned)} trumps are known only {when}")
         if values.get("lead_trump") == "first-trick":
             errors.append(f"lead_trump: 'first-trick' binds only the opening lead; with "
-                          f"trump_turned {turned!r} trumps are known only {when}, never "
+                          f"trump_turned {shown(turned)} trumps are known only {when}, never "
                           f"before that lead")
     if values.get("loo") == "unlimited" and values.get("loo_cap") is not None \
             and game != "poker-loo":

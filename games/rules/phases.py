@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TypeGuard
 
+from .errors import shown
+
 DECLARE, EXCHANGE, FLUSH, PLAY, OVER = "declare", "exchange", "flush", "play", "over"
 
 #: the declarations a record's actions may hold (deal-record.md), and every action it knows
@@ -25,7 +27,7 @@ def is_named(value: object, names: Collection[str]) -> TypeGuard[str]:
 def unknown_action(kind: object) -> str:
     """What is said of an action the record format does not know: the actions it does."""
     known = f"{', '.join(ACTIONS[:-1])} and {ACTIONS[-1]}"
-    return f"unknown action {kind!r}: a record's actions are {known}"
+    return f"unknown action {shown(kind)}: a record's actions are {known}"
 NOBODY: frozenset[int] = frozenset()
 
 #: offences found in the plays (or recorded as corrected by the table)
@@ -49,7 +51,7 @@ def unknown_kind(kind: object) -> str:
     named as given (as an unknown action is)."""
     if kind is None:
         return "the irregularity's kind is missing (what did the table see?)"
-    return f"unknown irregularity kind {kind!r}"
+    return f"unknown irregularity kind {shown(kind)}"
 
 
 #: offences done to a trick (a lead or a card following it), so only once the play has begun:

@@ -12,7 +12,17 @@ from typing import Any, cast
 
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
-from .errors import RecordError, RuleError, not_a_card, not_a_seat, numbered_cards, record_error
+from .errors import (
+    SHOWN_CHARS,
+    RecordError,
+    RuleError,
+    not_a_card,
+    not_a_seat,
+    numbered_cards,
+    record_error,
+    seats_shown,
+    shown,
+)
 from .options import GAME_NAMES, PLACE_NAMES, RuleSet, rules_from
 from .phases import ACTIONS, DECLARATION_ALIASES, is_named, unknown_action
 from .version import RECORD_FORMAT
@@ -30,6 +40,21 @@ _WHOLE_RECORD = frozenset({"turnup", "hands", "miss", "stock", "seats", "dealer"
 def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None = None, *,
            pool: int | None = None, first_of_series: bool | None = None) -> dict:
     """The verdict of one deal record (deal-record.md); RecordError with every error found."""
+    try:
+        return _replay(record, rules, pool=pool, first_of_series=first_of_series)
+    except RecordError as err:
+        seats = record.get("seats") if isinstance(record, Mapping) else None
+        if not any(type(s) is str and len(s) > SHOWN_CHARS for s in _listed(seats)):
+            raise
+        raise RecordError(seats_shown(err.errors, _listed(seats))) from None
+
+
+def _listed(seats: Any) -> list:
+    return seats if type(seats) is list else []
+
+
+def _replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None, *,
+            pool: int | None, first_of_series: bool | None) -> dict:
     if type(record) is not dict and not isinstance(record, Mapping):
         raise RecordError("record: a deal record is a JSON object")
     r = rules_from(rules if rules is not None else record.get("rules"))
@@ -52,22 +77,22 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
             _SEATED.add(table)
     fmt = record.get("format")
     if fmt is not None and fmt != RECORD_FORMAT:
-        errors.append(record_error(f"format: {fmt!r} is not a record format this engine reads "
+        errors.append(record_error(f"format: {shown(fmt)} is not a record format this engine reads "
                                    f"({RECORD_FORMAT})", field="format"))
     for flag in _FLAGS:
         value = record.get(flag)
         if value is not None and type(value) is not bool:  # (null: not said, so false)
-            errors.append(record_error(f"{flag}: {value!r} is not true or false", field=flag))
+            errors.append(record_error(f"{flag}: {shown(value)} is not true or false", field=flag))
     _numbered_cards(record, errors)
     dealer: Any = record.get("dealer")
     if dealer is None:
         errors.append(record_error("dealer: the record names no dealer", field="dealer"))
     elif dealer not in seats:
-        errors.append(record_error(f"dealer: {dealer!r} is not a seat", field="dealer"))
+        errors.append(record_error(f"dealer: {shown(dealer)} is not a seat", field="dealer"))
     in_record = record.get("pool")
     if in_record is not None and (not isinstance(in_record, int) or isinstance(in_record, bool)
                                   or in_record < 0):
-        errors.append(record_error(f"pool: {in_record!r} is not a number of units",
+        errors.append(record_error(f"pool: {shown(in_record)} is not a number of units",
                                    field="pool"))
     elif pool is not None and in_record is not None and in_record != pool:
         errors.append(record_error(f"pool: record says {in_record}, ledger has {pool}",
@@ -76,7 +101,7 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         pool = in_record if isinstance(in_record, int) else 0
     number = record.get("number", 1)
     if type(number) is not int or number < 1:  # "1" must not quietly mean "not the first deal"
-        errors.append(record_error(f"number: {number!r} is not a deal number (1, 2, ...)",
+        errors.append(record_error(f"number: {shown(number)} is not a deal number (1, 2, ...)",
                                    field="number"))
     # a wrong pool or number the caller's ledger overrides leaves the deal as it is
     overridden = {f for f, given in (("pool", pool), ("number", first_of_series))
@@ -801,10 +826,10 @@ def _apply_result(deal: Deal, result: Any, errors: list[dict]) -> None:
     counts: dict[int, int] = {}
     for name, count in tricks.items():
         if name not in deal._idx:
-            errors.append(record_error(f"result: {name!r} is not a seat", player=str(name),
+            errors.append(record_error(f"result: {shown(name)} is not a seat", player=shown(str(name), bare=True),
                                        field="result"))
         elif not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            errors.append(record_error(f"result: {count!r} is not a trick count", player=name,
+            errors.append(record_error(f"result: {shown(count)} is not a trick count", player=name,
                                        field="result"))
         else:
             counts[deal._idx[name]] = count

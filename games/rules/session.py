@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .errors import RecordError, RuleError, record_error
+from .errors import RecordError, RuleError, record_error, shown
 from .jsontext import UnreadableJSON, json_value
 from .options import RuleSet, rules_from
 from .record import replay
@@ -110,7 +110,11 @@ def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | N
                 "first_dealer out for the first seat")
     if isinstance(given, str) and given in seats:
         return None
-    return f"first_dealer: {json.dumps(given, ensure_ascii=False)} is not seated"
+    return f"first_dealer: {shown(given, write=_as_json)} is not seated"
+
+
+def _as_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _at_line(line_no: int, message: str, field: str, deal: int | None = None
@@ -165,7 +169,7 @@ def _header_problems(header: Mapping[str, Any], line_no: int) -> tuple[RuleSet |
         return rules, errors + [_at_line(line_no, "seats: the session header lists the players",
                                          "seats")]
     if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
-        errors.append(_at_line(line_no, f"pool: {pool!r} is not a number of units", "pool"))
+        errors.append(_at_line(line_no, f"pool: {shown(pool)} is not a number of units", "pool"))
     if (problem := first_dealer_problem(header, seats)) is not None:
         errors.append(_at_line(line_no, problem, "first_dealer"))
     return rules, errors
@@ -194,7 +198,7 @@ def _rules_problems(record: Mapping[str, Any], number: int, rules: RuleSet) -> l
         return []
     own, why = record["rules"], "differ from the session's"
     if not isinstance(own, Mapping):  # (null is no rules: from_options would read defaults)
-        why = f"are not an object of options ({own!r})"
+        why = f"are not an object of options ({shown(own)})"
     else:
         try:
             if RuleSet.from_options(own) == rules:
@@ -241,12 +245,13 @@ def replay_session(lines: Iterable[str | Mapping[str, Any]]) -> Iterator[dict]:
         record.setdefault("seats", seats)
         problems = []
         if record["seats"] != seats:
-            problems.append(f"seats: deal {number} seats {record['seats']}, session has {seats}")
+            problems.append(f"seats: deal {number} seats {shown(record['seats'], bare=True)}, "
+                            f"session has {shown(seats, bare=True)}")
         if record.get("dealer", dealer) != dealer:
-            problems.append(f"dealer: deal {number} is dealt by {record['dealer']}, "
+            problems.append(f"dealer: deal {number} is dealt by {shown(record['dealer'], bare=True)}, "
                             f"expected {dealer}")
         if "number" in record and record["number"] != number:
-            problems.append(f"number: the record says deal {record['number']!r}, this is deal "
+            problems.append(f"number: the record says deal {shown(record['number'])}, this is deal "
                             f"{number} of the session")
         problems += _rules_problems(record, number, rules)
         problems += _redeal_problems(record, number, redeal, sits_out)

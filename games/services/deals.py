@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 
 from games.models import Deal, DealRevision, GameSession, PurchaseVoid, Violation
 from games.rules import is_final_deal
+from games.rules.errors import shown
 from games.rules.version import RECORD_FORMAT
 from games.selectors import NextDeal, session_next
 from games.services import limits
@@ -67,14 +68,14 @@ def session_record(session: GameSession, record: Mapping[str, Any], expected: Ne
     mistyped = {e["field"].removeprefix("record.") for e in errors}
     if "seats" in rec and rec["seats"] != session.seats:
         errors.append({"field": "record.seats",
-                       "message": f"This session seats {', '.join(session.seats)} (clockwise); the record says {rec['seats']}."})
+                       "message": f"This session seats {', '.join(session.seats)} (clockwise); the record says {shown(rec['seats'], bare=True)}."})
     if "number" in rec and "number" not in mistyped and rec["number"] != number:
         errors.append({"field": "record.number",
-                       "message": f"The record says deal {rec['number']}, the request deal {number}."})
+                       "message": f"The record says deal {shown(rec['number'], bare=True)}, the request deal {number}."})
     if "dealer" in rec and rec["dealer"] != dealer:
         named = rec["dealer"] if isinstance(rec["dealer"], str) else None  # errors name seats
         errors.append({"field": "record.dealer", "player": named,
-                       "message": f"Deal {number} is {dealer}'s deal, not {named}'s." if named
+                       "message": f"Deal {number} is {dealer}'s deal, not {shown(named, bare=True)}'s." if named
                        else f"Deal {number} is {dealer}'s deal; the record's dealer "
                             f"{as_written(rec['dealer'])} is not a seat's name."})
     if "pool" in rec and "pool" not in mistyped and rec["pool"] != pool:

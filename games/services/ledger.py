@@ -26,6 +26,7 @@ from games.models import (
     GameSession,
     LedgerEntry,
 )
+from games.rules.errors import shown
 
 Kind = LedgerEntry.Kind
 
@@ -83,11 +84,11 @@ def ledger_post(
     kinds = set(Kind.values)
     for x in items:
         if not isinstance(x.chips, int) or isinstance(x.chips, bool):
-            raise TypeError(f"chips must be integers, got {x.chips!r}")
+            raise TypeError(f"chips must be integers, got {shown(x.chips)}")
         if x.account not in allowed:
-            raise ValueError(f"no ledger account {x.account!r} in session {locked.pk}")
+            raise ValueError(f"no ledger account {shown(x.account)} in session {locked.pk}")
         if (x.kind or kind) not in kinds:
-            raise ValueError(f"no ledger entry kind {x.kind or kind!r}")
+            raise ValueError(f"no ledger entry kind {shown(x.kind or kind)}")
     total = sum(x.chips for x in items)
     if total != 0:
         raise ValueError(f"a posting must sum to zero, these lines sum to {total}")

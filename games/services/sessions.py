@@ -10,6 +10,7 @@ from django.db import transaction
 
 from accounts.models import RESERVED_HANDLES, Club, Member
 from games.models import BANK, ChipPurchase, GameSession, LedgerEntry, PurchaseVoid
+from games.rules.errors import shown
 from games.rules.session import SESSION_FORMAT
 from games.services import limits
 from games.services.engine import rules_check_seats, rules_resolve
@@ -73,7 +74,7 @@ def price_problem(chips: int, money: Any, chip_value: int) -> str | None:
     price = chips * chip_value
     if money is not None and money != price:
         return (f"money must be the chips' value at the session's chip value: {chips} x "
-                f"{chip_value} = {price}, not {money!r} (leave money out to use it).")
+                f"{chip_value} = {price}, not {shown(money)} (leave money out to use it).")
     if price > MAX_MONEY:
         return f"{chips} chips at {chip_value} cost more than {MAX_MONEY}, the most one purchase can be."
     return None
@@ -129,15 +130,15 @@ def session_create(
         errors.append({"field": "seats", "message": "A player may sit only once."})
     for i, seat in enumerate(seats):
         if seat not in members:
-            errors.append({"field": f"seats[{i}]", "message": f"'{seat}' is not a member of this club."})
+            errors.append({"field": f"seats[{i}]", "message": f"'{shown(seat, bare=True)}' is not a member of this club."})
         elif (problem := reserved_seat_problem(seat)) is not None:
             errors.append({"field": f"seats[{i}]", "message": problem})
     if first_dealer not in seats:
-        errors.append({"field": "first_dealer", "message": f"'{first_dealer}' is not seated."})
+        errors.append({"field": "first_dealer", "message": f"'{shown(first_dealer, bare=True)}' is not seated."})
     if banker == CLUB_BANKER:
         banker = None
     if banker is not None and (not isinstance(banker, str) or banker not in members):
-        errors.append({"field": "banker", "message": f"'{banker}' is not a member of this club (null: the club banks)."})
+        errors.append({"field": "banker", "message": f"'{shown(banker, bare=True)}' is not a member of this club (null: the club banks)."})
     if not is_whole(chip_value) or not 1 <= chip_value <= MAX_CHIPS:
         errors.append({"field": "chip_value", "message": f"chip_value is a whole number of currency units, from 1 to {MAX_CHIPS}."})
     if (problem := limits.text_problem(name, limits.MAX_NAME_CHARS, "name")) is not None:
@@ -146,7 +147,7 @@ def session_create(
         errors.append({"field": "currency", "message": "Use a three-letter ISO 4217 code such as GBP."})
     for seat, chips in (buy_ins or {}).items():
         if seat not in seats:
-            errors.append({"field": f"buy_ins.{seat}", "message": f"'{seat}' is not seated."})
+            errors.append({"field": f"buy_ins.{seat}", "message": f"'{shown(seat, bare=True)}' is not seated."})
         elif not is_whole(chips) or not 1 <= chips <= MAX_CHIPS:
             errors.append({"field": f"buy_ins.{seat}", "message": "A buy-in is a positive number of chips."})
         elif is_whole(chip_value) and (problem := price_problem(chips, None, chip_value)):
@@ -187,7 +188,7 @@ def purchase_problems(player: Any, chips: Any, money: Any, memo: Any, *, seats: 
     if not isinstance(player, str):
         errors.append({"field": "player", "message": "A purchase names the seated player who buys the chips."})
     elif player not in seats:
-        errors.append({"field": "player", "player": player, "message": f"'{player}' is not seated in this session."})
+        errors.append({"field": "player", "player": player, "message": f"'{shown(player, bare=True)}' is not seated in this session."})
     if not is_whole(chips):
         errors.append({"field": "chips", "message": whole_number_message("chips", CHIPS_UNIT)})
     elif not 1 <= chips <= MAX_CHIPS:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -221,3 +222,20 @@ def test_a_seat_named_as_the_engines_place_for_a_card_is_a_400_naming_it(scorer_
     assert [(e["field"], e["message"]) for e in data["errors"]] == [
         ("seats", ("seats: 'the miss' cannot be a seat: the engine's record reading uses the name "
                   "for the miss; seat the player under another name"))]
+
+
+def test_a_400_names_long_values_cut_to_a_readable_size(scorer_client):
+    # a 10,000-character kind, seat or card was repeated whole in its error's message (and a
+    # not-a-seat's player, a not-a-card's card): each item now stays short and gives the length
+    record = example("e1_miss_taker_revokes.json")
+    record["actions"] = [{"player": "ann", "action": "irregularity", "kind": "k" * 10_000},
+                         {"player": "q" * 10_000, "action": "stand"}, *record["actions"]]
+    data = problem(scorer_client.post(URL, {"rules": RULES, "pool": 6, "record": record},
+                                      format="json"), 400)
+    assert data["code"] == "record-error"
+    by_index = {e["index"]: e for e in data["errors"]}
+    assert by_index[0]["message"] == f"ann: unknown irregularity kind '{'k' * 57}…' (10,000 characters)"
+    assert by_index[1]["message"] == f"player '{'q' * 57}…' (10,000 characters) is not a seat"
+    assert by_index[1]["player"] == f"{'q' * 59}… (10,000 characters)"
+    assert max(len(json.dumps(e)) for e in data["errors"]) < 400
+    assert len(data["detail"]) < 400

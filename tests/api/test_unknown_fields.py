@@ -178,3 +178,14 @@ def test_a_misspelt_import_field_starts_no_job(scorer_client, fmt):
                                   {"source": "{}\n", "filenme": "tuesday.jsonl"}, format=fmt)
     unknown(response, "filenme", "did you mean 'filename'?")
     assert not ImportJob.objects.exists()
+
+
+def test_a_long_unknown_field_is_named_cut_to_a_readable_size(scorer_client):
+    # its message repeated a 10,000-character key whole; the item's field keeps it (to match)
+    key = "z" * 10_000
+    body = problem(scorer_client.post("/api/v1/clubs/oak/sessions/", {**SESSION, key: 1},
+                                      format="json"), 400)
+    [item] = [e for e in body["errors"] if e["field"] == key]
+    assert item["message"].startswith(f"Unknown field '{'z' * 59}… (10,000 characters)': ")
+    assert len(item["message"]) < 400
+    assert not GameSession.objects.exists()

@@ -1225,6 +1225,9 @@ def test_a_close_line_a_reopen_line_reverses_needs_no_note(
     ("first_dealer", None, ("first_dealer: null is no seat; name the player who deals first, "
                             "or leave first_dealer out for the first seat")),
     ("first_dealer", "zed", 'first_dealer: "zed" is not seated'),
+    # a long value is named cut, with its length (it was repeated whole)
+    ("first_dealer", "f" * 1000, f'first_dealer: "{"f" * 57}…" (1,000 characters) is not seated'),
+    ("banker", "b" * 1000, f'banker "{"b" * 57}…" (1,000 characters) is not a member of this club'),
     ("currency", ["GBP"], "Use a three-letter ISO 4217 code such as GBP."),
     # 2**63 passed the header's check (whole, at least 1) and was blamed on the purchase
     # lines ("20 chips at 9223372036854775808 cost more than ..."): the header's chip value is
