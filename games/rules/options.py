@@ -249,7 +249,11 @@ def _to_json(rules: RuleSet) -> dict[str, Any]:
     return out
 
 
-def _ante(name: str, value: Any, errors: list[str]) -> tuple[int, int] | None:
+def _ante(name: str, value: Any, errors: list[str], base: tuple[int, int] = (0, 0)
+          ) -> tuple[int, int] | None:
+    """An ante option read: ``base`` is what a part the object leaves out stays at (the spec
+    gives each part its own default: ``ante.dealer`` 3, ``ante.each`` 0), so ``{"each": 1}``
+    adds the others' ante to the dealer's rather than take the dealer's away."""
     if value is None and name == "ante_double":
         return None
     if _is_int(value):
@@ -257,12 +261,23 @@ def _ante(name: str, value: Any, errors: list[str]) -> tuple[int, int] | None:
     if not isinstance(value, Mapping) or set(value) - {"dealer", "each"}:
         errors.append(f"{name}: must be {{\"dealer\": units, \"each\": units}}, not {shown(value)}")
         return None
-    dealer, each = value.get("dealer", 0), value.get("each", 0)
+    dealer, each = value.get("dealer", base[0]), value.get("each", base[1])
     if not (_is_units(dealer) and _is_units(each)):
         errors.append(f"{name}: dealer and each must be whole units from 0 to {MAX_UNITS:,}, "
                       f"not {shown(dict(value))}")
         return None
     return (dealer, each)
+
+
+def _ante_base(name: str, preset_values: Mapping[str, Any], values: Mapping[str, Any]
+               ) -> tuple[int, int]:
+    """What the parts of an ante object left out stay at: the option's own value before the
+    club's override (the preset's or the game's), and for an ``ante_double`` that had none,
+    the ``ante`` it replaces (read before it: ``ante`` comes first in the options)."""
+    before = _ante(name, preset_values[name], [])
+    if before is None and name == "ante_double":
+        before = values.get("ante")
+    return before or (0, 0)
 
 
 #: the most units one option may name (an ante, a loo, a cap): beyond any real table, and far
@@ -312,7 +327,7 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
             if not isinstance(value, bool):
                 errors.append(f"{name}: must be true or false, not {shown(value)}")
         elif name in ANTES:
-            value = _ante(name, value, errors)
+            value = _ante(name, value, errors, _ante_base(name, preset_values, values))
         elif name in INTEGERS and not (value is None and name in NULLABLE) \
                 and not _is_units(value):
             errors.append(f"{name}: must be a whole number of units from 0 to {MAX_UNITS:,}, "

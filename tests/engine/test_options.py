@@ -303,6 +303,19 @@ def test_an_option_left_at_the_games_value_beside_one_that_idles_it_is_accepted(
     assert RuleSet.from_options(rules.to_options()) == rules
 
 
+@pytest.mark.parametrize("options, ante", [
+    ({"game": "three-card", "ante": {"each": 1}}, (3, 1)),      # the game's dealer ante, 3
+    ({"game": "five-card", "ante": {"each": 1}}, (5, 1)),       # five-card's, 5
+    ({"game": "poker-loo", "ante": {"dealer": 7}}, (7, 5)),     # poker-Loo's others still 5
+    ({"game": "poker-loo", "ante": {}}, (6, 5)),                # nothing left out changes
+    ({"preset": "undivided", "ante": {"each": 2}}, (3, 2)),
+])
+def test_an_ante_object_keeps_the_parts_it_leaves_out(options, ante):
+    rules = RuleSet.from_options(options)
+    assert rules.ante == ante
+    assert RuleSet.from_options(rules.to_options()) == rules
+
+
 def test_an_ante_given_as_a_number_is_the_dealers():
     rules = RuleSet.from_options({"game": "three-card", "ante": 6})
     assert rules.ante == (6, 0) and rules.to_options()["ante"] == {"dealer": 6, "each": 0}

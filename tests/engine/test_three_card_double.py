@@ -227,6 +227,26 @@ def test_ante_each_britannica():
                    deltas={"ann": 11, "bob": 4, "cat": -6, "dan": -6})
 
 
+def test_an_ante_object_keeps_the_dealers_ante_where_it_names_only_the_others():
+    # loo-rules.md s.2: "ante.dealer, default 3; ante.each ... default 0": {"each": 1} adds the
+    # others' ante to the dealer's 3 (it took the dealer's away: P 9, ann +5, dan 0)
+    v = play(base(ante={"each": 1}))
+    # antes ann, bob, cat 1 each + dan 3 = 6; P = 6 + 6 = 12, trick 4: ann 8, bob 4; cat looed 3
+    assert nonzero(v["settlement"]["antes"]) == {"ann": 1, "bob": 1, "cat": 1, "dan": 3}
+    assert_settled(v, pool=12, payouts={"ann": 8, "bob": 4}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 7, "bob": 3, "cat": -4, "dan": -3})
+    assert v["engine"]["rules"]["ante"] == {"dealer": 3, "each": 1}  # as the verdict resolves it
+
+
+def test_an_ante_double_object_takes_what_it_leaves_out_from_the_ante():
+    # ante_double replaces the ante in a double pool; a part it leaves out is the ante's
+    v = play(base(ante={"dealer": 3, "each": 1}, ante_double={"dealer": 6}))
+    # double pool (6 carried): antes 1 + 1 + 1 + dan 6 = 9; P = 15, trick 5: ann 10, bob 5
+    assert nonzero(v["settlement"]["antes"]) == {"ann": 1, "bob": 1, "cat": 1, "dan": 6}
+    assert_settled(v, pool=15, payouts={"ann": 10, "bob": 5}, loos={"cat": 3}, pool_after=3,
+                   deltas={"ann": 9, "bob": 4, "cat": -4, "dan": -6})
+
+
 def test_ante_double_replaces_the_ante_in_a_double_pool():
     v = play(base(ante_double={"dealer": 3, "each": 3}))
     # Russian: everyone pays 3 when the miss is dealt: 12 in antes, P = 18, trick 6
