@@ -88,9 +88,12 @@ def shown(value: Any, *, bare: bool = False, write: Callable[[Any], str] = repr)
 def seats_shown(errors: list[dict[str, Any]], seats: list[Any]) -> list[dict[str, Any]]:
     """``errors`` with each seat name longer than ``SHOWN_CHARS`` cut in their messages as
     ``shown`` cuts it: the deal's messages name a seat as written (``bob plays twice``), and
-    the engine seats any name; ``player`` keeps the name whole, to match it by."""
+    the engine seats any name; ``player`` keeps the name whole, to match it by. ``errors``
+    itself where no seat is that long (nothing to cut)."""
     long = sorted({s for s in seats if type(s) is str and len(s) > SHOWN_CHARS},
                   key=len, reverse=True)
+    if not long:
+        return errors
 
     def cut(message: str) -> str:
         for seat in long:

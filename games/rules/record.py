@@ -13,7 +13,6 @@ from typing import Any, cast
 from .cards import CODE, NAME, card_code
 from .deal import DECLARE, OVER, Deal
 from .errors import (
-    SHOWN_CHARS,
     RecordError,
     RuleError,
     not_a_card,
@@ -44,9 +43,10 @@ def replay(record: Mapping[str, Any], rules: RuleSet | Mapping[str, Any] | None 
         return _replay(record, rules, pool=pool, first_of_series=first_of_series)
     except RecordError as err:
         seats = record.get("seats") if isinstance(record, Mapping) else None
-        if not any(type(s) is str and len(s) > SHOWN_CHARS for s in _listed(seats)):
+        errors = seats_shown(err.errors, _listed(seats))
+        if errors is err.errors:  # (no seat name long enough to cut)
             raise
-        raise RecordError(seats_shown(err.errors, _listed(seats))) from None
+        raise RecordError(errors) from None
 
 
 def _listed(seats: Any) -> list:
