@@ -250,6 +250,12 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+#: starts of one job at most (an import each time it is queued, a PDF rendering). Late ack hands
+#: the message of a worker killed mid-job (the OOM killer on a file or report too large, a crash
+#: in a C library) out again: one interrupted by a restart then finishes, but one that kills its
+#: worker every time would do so for ever. The delivery after the last start fails the job
+#: instead (games.imports.services, games.reports.pdf), saying why.
+LOO_TASK_MAX_STARTS = 3
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 #: the worker's pool processes, each running one task at a time (a 1,000-deal session's PDF
 #: takes some 370 MB): the worker unit reads it from the environment file, not its command line

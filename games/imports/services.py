@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -105,12 +106,10 @@ logger = logging.getLogger(__name__)
 #: bad lines and errors listed at most: past them the file is read no further (a file of
 #: 200,000 bad lines must not store and serve 200,000 errors)
 MAX_ERRORS = 100
-#: runs of one job begun at most, each time it is queued (uploaded or retried). A run whose
-#: worker is killed (the OOM killer on a file too large, a crash in a C library) leaves its
-#: message to be handed out again (late ack): a redelivery after a restart mid-run finishes the
-#: job, but one that kills its worker every time would do so for ever. The delivery after the
-#: last start fails the job instead (``_given_up``).
-MAX_STARTS = 3
+#: runs of one job begun at most, each time it is queued (uploaded or retried); the delivery
+#: after the last start fails the job instead (``_given_up``). One cap for every task's job:
+#: settings.LOO_TASK_MAX_STARTS says why
+MAX_STARTS: int = settings.LOO_TASK_MAX_STARTS
 #: Fault injection for the worker-death tests: when set, a run of an import that finds no such
 #: file stops half-way through storing (inside its transaction), writes its process id to this
 #: file and waits to be killed (a test removes the file to hold the next run too).

@@ -32,11 +32,9 @@ QUEUED_FOR = 600
 _FINGERPRINT = r"[0-9a-f]{20}"
 _NAME = re.compile(rf"session-(?P<session>\d+)-(?P<fingerprint>{_FINGERPRINT})"
                    r"(?P<suffix>\.pdf|\.queued|\.started|\.failed|\.\d+\.tmp)")
-#: starts of one rendering at most. A rendering whose worker is killed (the OOM killer on a
-#: report too large, a crash in WeasyPrint's C libraries) leaves its message to be handed out
-#: again (late ack): one interrupted by a restart then finishes, but one that kills its worker
-#: every time would do so for ever. The delivery after the last start fails it instead.
-MAX_STARTS = 3
+#: starts of one rendering at most (settings.LOO_TASK_MAX_STARTS: a WeasyPrint run that kills
+#: its worker every time is not begun for ever)
+MAX_STARTS: int = settings.LOO_TASK_MAX_STARTS
 
 
 def report_fingerprint(report: SessionReport) -> str:
