@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,7 +20,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.utils import html
 
-from games.rules.errors import shown
+from games.rules.errors import as_json, shown
 
 #: a form's text that is a whole number: ASCII digits, a minus sign at most (``int()`` would
 #: also read "٢", "1_0" and " 2 ")
@@ -60,11 +59,7 @@ def as_written(value: Any) -> str:
     about it: Python's ``repr`` (``None``, ``'5'``) is not what the client wrote. Cut as the
     engine cuts a value it names (``games.rules.errors.shown``): a 10,000-character name makes
     no 10,000-character message."""
-    return shown(value, write=_as_json)
-
-
-def _as_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return shown(value, write=as_json)
 
 
 def read_day(value: Any) -> dt.date:

@@ -1,6 +1,7 @@
 """The two refusals: a rule set that cannot be played, a record that cannot describe a deal."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -83,6 +84,12 @@ def shown(value: Any, *, bare: bool = False, write: Callable[[Any], str] = repr)
         noun = "item" if len(value) == 1 else "items"
         return f"{text[:SHOWN_CHARS - 2]}…{text[-1]} ({len(value):,} {noun})"
     return f"{text[:SHOWN_CHARS - 1]}… ({len(text):,} characters)"
+
+
+def as_json(value: Any) -> str:
+    """``value`` as JSON writes it (``null``, ``"5"``, ``["ann"]``): a ``write`` for ``shown``
+    where a message names what the client wrote, which Python's ``repr`` (``None``) is not."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def seats_shown(errors: list[dict[str, Any]], seats: list[Any]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .errors import RecordError, RuleError, record_error, shown
+from .errors import RecordError, RuleError, as_json, record_error, shown
 from .jsontext import UnreadableJSON, json_value
 from .options import RuleSet, rules_from
 from .record import replay
@@ -110,11 +110,7 @@ def first_dealer_problem(header: Mapping[str, Any], seats: list[Any]) -> str | N
                 "first_dealer out for the first seat")
     if isinstance(given, str) and given in seats:
         return None
-    return f"first_dealer: {shown(given, write=_as_json)} is not seated"
-
-
-def _as_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return f"first_dealer: {shown(given, write=as_json)} is not seated"
 
 
 def _at_line(line_no: int, message: str, field: str, deal: int | None = None
