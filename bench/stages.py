@@ -61,27 +61,28 @@ def cached_items(deals: int, seed: int) -> tuple[list[Item], list[Item]]:
     return out["mix"], out["reference"]
 
 
-def run_to(stage: int, item: Item) -> None:
-    """Replay one deal as ``replay`` does, stopping after ``stage`` (0-based, see STAGES)."""
+def run_to(stage: int, item: Item) -> dict | None:
+    """Replay one deal as ``replay`` does, stopping after ``stage`` (0-based, see STAGES); the
+    verdict after the last stage (tests/engine/test_bench_stages.py holds it to ``replay``'s)."""
     rec = json.loads(item.text)
     if stage == 0:
-        return
+        return None
     actions = rec["actions"]
-    hands, miss, inferred, ops = record._infer_hands(
+    hands, miss, inferred, ops, stock = record._infer_hands(
         rec, item.rules, rec["seats"], rec["dealer"], actions, [], set(), rec.get("result") is None)
     if stage == 1:
-        return
+        return None
     deal = Deal(item.rules, rec["seats"], rec["dealer"], pool=item.pool, hands=hands, miss=miss,
-                turnup=rec.get("turnup"), stock=rec.get("stock"),
+                turnup=rec.get("turnup"), stock=stock,
                 first_of_series=item.first_of_series, redeal=bool(rec.get("redeal")),
                 sits_out=rec.get("sits_out") or [], inferred=inferred,
                 final=bool(rec.get("final")))
     if stage == 2:
-        return
+        return None
     for i, action in enumerate(actions):
         kind = action["action"]
         if (stage == 3 and kind not in _DECLARATIONS) or (stage == 4 and kind == "play"):
-            return
+            return None
         op = ops[i]
         if type(op) is int:
             deal._push_card(deal._idx[action["player"]], op, action)
@@ -89,8 +90,7 @@ def run_to(stage: int, item: Item) -> None:
             deal._push_exchange(action, op)
         else:
             deal.push(action)
-    if stage == 6:
-        deal.verdict()
+    return deal.verdict() if stage == 6 else None
 
 
 def best_seconds(fn: Callable[[Item], object], items: list[Item], repeat: int) -> float:
