@@ -340,6 +340,9 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
             errors.append(f"{name}: does not apply to {GAME_NAMES[game]}")
     if values.get("loo") == "mixed" and values.get("loo_cap") in (None, 0):
         errors.append("loo_cap: mixed loo needs a cap (e.g. 30)")
+    elif game == "poker-loo" and values.get("loo_cap") == 0 and type(values["loo_cap"]) is int:
+        errors.append("loo_cap: a cap of 0 makes every burn free; leave it null for a burn that "
+                      "matches the pot, or cap it (e.g. 50)")
     flush = values.get("flush")
     if game == "three-card" and flush == "five-card":
         errors.append(f"flush: five-card flushes are not played at {GAME_NAMES[game]} (use "

@@ -183,6 +183,7 @@ def refusal(options):
     # impossible combinations
     ({"loo": "mixed"}, "loo_cap"),                                  # mixed loo needs its cap
     ({"loo": "mixed", "loo_cap": 0}, "loo_cap"),
+    ({"game": "poker-loo", "loo_cap": 0}, "loo_cap"),                # a burn that costs nothing
     ({"game": "three-card", "flush": "five-card"}, "flush"),
     ({"game": "five-card", "flush": "three-trumps"}, "flush"),
     ({"game": "five-card", "flush": "three-trumps-redeal"}, "flush"),
