@@ -93,6 +93,19 @@ def test_group_digits(text, shown):
     assert group_digits(text) == shown
 
 
+def test_a_handle_of_digits_is_not_grouped_as_a_number_in_the_explanations():
+    """A member's handle may be all digits ("2024"): the banker lines' and the transfers' "Why"
+    said "the banker pays 2,024 ..." and "2,024 is owed ...", a name the club has no member of."""
+    r = build_report(facts(
+        seats=["2024", "bob"], banker="club", deals=[], end_pool_shares={}, chip_value=1000,
+        purchases=[Purchase("2024", 2000, 2000000, True), Purchase("bob", 2000, 2000000, False)],
+        returned={"2024": 2500, "bob": 1500}))
+    html = report_html(r)
+    assert "the banker pays 2024 25,000.00" in html
+    assert "bob owes 5,000.00, 2024 is owed 5,000.00" in html
+    assert "2,024" not in html
+
+
 def test_the_banker_and_each_handle_are_named_as_the_players_table_names_them():
     html = report_html(build_report(facts(display_names={"ann": "Ann Smith", "bob": "Bob"})))
     assert "Banker: <b><bdi>Ann Smith</bdi></b>" in html
