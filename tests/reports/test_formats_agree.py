@@ -101,6 +101,9 @@ def odd_session(club, member_for):
     for number in range(9, 12):
         _play(session, scorer, number, rng)
     session_close(session=session, user=scorer, reason="=end again")
+    # eve lost chips on credit: after the close she pays the banker part of it
+    payment_record(session=session, player="eve", money=3 * CHIP_VALUE, memo=HOSTILE["memo"],
+                   user=scorer)
     session.refresh_from_db()
     assert ChipPurchase.objects.filter(session=session, void__isnull=False).count() == 1
     return session
@@ -161,6 +164,10 @@ def test_json_says_what_the_ledger_says(odd_session, viewer_client):
     assert {d["number"]: d["pool_after"] for d in data["deals"]} == want["pool_after"]
     assert {s: v[-1] for s, v in data["chips_series"].items()} == want["returned"]
     assert data["reopenings"] == 1 and data["totals"]["corrected_deals"] >= 1
+    # eve, who bought nothing, lost 8 chips on credit and has paid 3 of them since the close
+    assert want["returned"]["eve"] == -8
+    assert players["eve"]["owed_to_banker"] == 5 * CHIP_VALUE
+    assert players["eve"]["paid_money"] == 3 * CHIP_VALUE
     settled = dict(want["results"])
     for t in data["transfers"]:
         settled[t["payer"]] += t["amount"]
@@ -241,3 +248,28 @@ def test_the_pdf_says_what_the_ledger_says(odd_session, viewer_client):
         assert grouped(want["results"][s]) in text, s
         assert grouped(want["money"][s]) in text, s
     assert "results add up to 0.00 GBP" in text
+
+
+def test_reopened_every_format_says_the_chips_each_holds_now(odd_session, owner_client,
+                                                             viewer_client, client, member_for):
+    """Open again: no results anywhere, and the chips in hand are the ledger's balances."""
+    from games.services.ledger import ledger_balances
+
+    assert owner_client.post(url(odd_session, "reopen"), {"reason": "again"},
+                             format="json").status_code == 200
+    held = {s: ledger_balances(odd_session)[s] for s in SEATS}
+    data = viewer_client.get(url(odd_session, "report")).json()
+    assert data["final"] is False and data["pool_now"] == ledger_balances(odd_session)["pool"]
+    assert {p["name"]: p["chips_now"] for p in data["players"]} == held
+    assert {p["name"]: p["result_money"] for p in data["players"]} == dict.fromkeys(SEATS)
+    assert {s: v[-1] for s, v in data["chips_series"].items()} == held
+    rows = csv_rows(viewer_client, odd_session, "players")
+    assert {r["player"]: (int(r["chips_now"]), r["result_money"]) for r in rows} == {
+        s: (n, "") for s, n in held.items()}
+    client.force_login(member_for("viewer").user)
+    tables = Tables()
+    tables.feed(client.get(f"/clubs/oak/sessions/{odd_session.pk}/report/").content.decode())
+    players = tables.tables["players"]
+    returned = players["heads"].index("Chips returned")
+    assert [r[returned] for r in players["rows"][:len(SEATS)]] == [
+        f"({held[s]:,} in hand)" for s in SEATS]
