@@ -95,6 +95,17 @@ def standing_closing(session: GameSession) -> SessionClosing | None:
     return latest if latest is not None and latest.action == SessionClosing.Action.CLOSE else None
 
 
+def standing_closings(sessions: QuerySet[GameSession]) -> dict[int, SessionClosing]:
+    """:func:`standing_closing` of many sessions in one query: each closed session's latest
+    closing as written, where it is a close (only its session, action and chips returned read)."""
+    latest: dict[int, SessionClosing] = {}
+    for row in (SessionClosing.objects
+                .filter(session__in=sessions.filter(status=GameSession.Status.CLOSED))
+                .only("session_id", "action", "returned").order_by("id")):
+        latest[row.session_id] = row
+    return {pk: row for pk, row in latest.items() if row.action == SessionClosing.Action.CLOSE}
+
+
 def closings_log(session: GameSession) -> QuerySet[SessionClosing]:
     """The session's closes and reopens, oldest first, with who made each (the closings
     endpoint, the report and the session file read the same log). Oldest as written: each row

@@ -22,6 +22,9 @@ THIN_FROM = 120
 #: told from the background; the orange, pink, cyan and olive are darker than their usual shades
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#d95f02", "#8c564b", "#c2459f",
            "#108a96", "#7f7f7f", "#8f8f1a"]
+#: past the palette's colours (a table seats up to 16) a line is dashed too, so that no two
+#: lines, nor their legend keys, look alike
+DASHES = ("", "7 4", "2 3")
 
 
 def _ticks(low: int, high: int, count: int = 5) -> list[int]:
@@ -100,19 +103,25 @@ def line_chart(
     out.append(f'<text x="14" y="{TOP + plot_h // 2}" text-anchor="middle" '
                f'transform="rotate(-90 14 {TOP + plot_h // 2})">{escape(y_label)}</text>')
     for k, ((name, vals), (label, final)) in enumerate(zip(series.items(), finals, strict=True)):
-        colour = PALETTE[k % len(PALETTE)]
+        colour, dash = line_look(k)
         pts = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(vals))
         data = ",".join(str(v) for v in vals)
         out.append(f'<polyline data-series="{escape(name)}" data-values="{data}" points="{pts}" '
-                   f'fill="none" stroke="{colour}" stroke-width="{stroke}"/>')
+                   f'fill="none" stroke="{colour}" stroke-width="{stroke}"{dash}/>')
         ly = TOP + 8 + k * 18
         lx = LEFT + plot_w + 16
         out.append(f'<g class="legend"><title>{escape(label)} ({final:,})</title>'
                    f'<line x1="{lx}" y1="{ly}" x2="{lx + 18}" y2="{ly}" stroke="{colour}" '
-                   f'stroke-width="3"/><text x="{lx + 24}" y="{ly + 4}">'
+                   f'stroke-width="3"{dash}/><text x="{lx + 24}" y="{ly + 4}">'
                    f"{escape(legend_name(label))} ({final:,})</text></g>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def line_look(k: int) -> tuple[str, str]:
+    """The ``k``-th line's colour, and its dash pattern as an attribute ("" for a solid line)."""
+    dash = DASHES[k // len(PALETTE) % len(DASHES)]
+    return PALETTE[k % len(PALETTE)], f' stroke-dasharray="{dash}"' if dash else ""
 
 
 def legend_name(name: str) -> str:

@@ -5,11 +5,13 @@ import io
 from dataclasses import dataclass
 from datetime import date
 
-from accounts.models import Club
-from games.models import GameSession
+from django.db.models import Sum
+
+from accounts.models import Club, Member
+from games.models import ChipPurchase, GameSession
 from games.reports.csvsafe import SafeWriter
-from games.reports.gather import session_facts
-from games.reports.model import bought_figures
+from games.selectors import standing_closings
+from games.services.ledger import one_moment
 from games.settlement import format_money, money_results
 
 
@@ -43,24 +45,35 @@ def club_results(club: Club, date_from: date | None, date_to: date | None) -> li
     """Per player (and currency) over the club's *closed* sessions dated within the range.
 
     Open sessions are left out: their figures are not final. Sorted by currency, then result
-    (best first), then name.
+    (best first), then name. A handful of queries whatever the sessions and their deals (the
+    chips bought and returned are all a result needs; each session's whole report, every deal's
+    verdict, was gathered before), read at one moment: a session reopened meanwhile is either
+    closed with its closing's figures or left out, never half of each.
     """
     sessions = GameSession.objects.filter(club=club, status=GameSession.Status.CLOSED)
     if date_from:
         sessions = sessions.filter(date__gte=date_from)
     if date_to:
         sessions = sessions.filter(date__lte=date_to)
+    with one_moment():
+        listed = list(sessions.order_by("date", "id"))
+        closings = standing_closings(sessions)
+        bought: dict[tuple[int, str], tuple[int, int]] = {
+            (row["session_id"], row["player"]): (int(row["chips"]), int(row["money"]))
+            for row in ChipPurchase.objects.filter(session__in=sessions, void__isnull=True)
+            .values("session_id", "player").annotate(chips=Sum("chips"), money=Sum("money"))}
+        names = {name: shown or name for name, shown in
+                 Member.objects.filter(club=club).values_list("name", "display_name")}
     table: dict[tuple[str, str], PlayerResults] = {}
-    for session in sessions.select_related("club").order_by("date", "id"):
-        facts = session_facts(session)
-        if facts.returned is None:
+    for session in listed:
+        if (closing := closings.get(session.pk)) is None:
             continue
-        bought, paid_for, _on_the_spot = bought_figures(facts.seats, facts.purchases)
-        results = money_results(facts.seats, bought, facts.returned, facts.chip_value)
-        for seat in facts.seats:
-            row = table.setdefault((seat, facts.currency), PlayerResults(
-                seat, facts.display_names.get(seat, seat), facts.currency))
-            row.add(bought[seat], paid_for[seat], results[seat])
+        chips = {seat: bought.get((session.pk, seat), (0, 0))[0] for seat in session.seats}
+        results = money_results(session.seats, chips, closing.returned, int(session.chip_value))
+        for seat in session.seats:
+            row = table.setdefault((seat, session.currency), PlayerResults(
+                seat, names.get(seat, seat), session.currency))
+            row.add(chips[seat], bought.get((session.pk, seat), (0, 0))[1], results[seat])
     return sorted(table.values(), key=lambda r: (r.currency, -r.result, r.player))
 
 

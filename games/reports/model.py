@@ -49,7 +49,7 @@ def bought_figures(seats: Sequence[str], purchases: Iterable[Purchase]
                    ) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
     """Per seat: the chips bought, their money and the money paid for them on the spot, from
     the purchases that stand (a voided one counts nowhere: its chips were handed back, and any
-    money paid with them). The session report and the club's results read it."""
+    money paid with them). The session report reads it."""
     chips, money, paid = ({s: 0 for s in seats} for _ in range(3))
     for p in purchases:
         if p.void is None:

@@ -17,10 +17,14 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from importlib.metadata import version
 from pathlib import Path
 from typing import BinaryIO
 
 from django.conf import settings
+from django.template.loader import get_template
 
 from games.reports.model import SessionReport
 from games.reports.render import report_json, report_pdf
@@ -37,9 +41,34 @@ _NAME = re.compile(rf"session-(?P<session>\d+)-(?P<fingerprint>{_FINGERPRINT})"
 MAX_STARTS: int = settings.LOO_TASK_MAX_STARTS
 
 
+#: what draws the PDF besides the report's figures: the code that renders it (read once: it
+#: changes only with a restart) and the templates (read through the loader each time)
+DRAWN_BY = ("games.reports.render", "games.reports.charts", "games.templatetags.report_format")
+LAYOUT_TEMPLATES = ("reports/session.html", "reports/_style.html")
+
+
+@cache
+def _code_digest() -> bytes:
+    """The rendering code's and WeasyPrint's version, as bytes to hash."""
+    code = b"".join(Path(str(import_module(name).__file__)).read_bytes() for name in DRAWN_BY)
+    return hashlib.sha256(code + version("weasyprint").encode()).digest()
+
+
+def layout_digest() -> str:
+    """How the report looks, apart from its figures: the rendering code, WeasyPrint's version and
+    the templates as the loader finds them now."""
+    digest = hashlib.sha256(_code_digest())
+    for name in LAYOUT_TEMPLATES:
+        digest.update(get_template(name).template.source.encode())
+    return digest.hexdigest()
+
+
 def report_fingerprint(report: SessionReport) -> str:
-    """Changes whenever any figure of the report changes (a new deal, a correction, a close)."""
-    return hashlib.sha256(report_json(report).encode()).hexdigest()[:20]
+    """Changes whenever any figure of the report changes (a new deal, a correction, a close),
+    and whenever its look does (``layout_digest``): a closed session's report never changes, so
+    its PDF was served as an older release drew it, until the prune's cutoff."""
+    text = report_json(report) + layout_digest()
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def reports_dir() -> Path:

@@ -5,6 +5,7 @@ import datetime as dt
 import io
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -32,10 +33,17 @@ ENDED_WORDS = {
 _LONG_NUMBER = re.compile(r"(?<![\w.])\d{4,}(?!\w|-\d)")
 
 
-def group_digits(text: object) -> str:
+def group_digits(text: object, names: Iterable[str] = ()) -> str:
     """Thousands separators in every whole number of ``text`` ("-65000.00" -> "-65,000.00"),
-    for the pages and the PDF only: the JSON and the CSV keep plain digits for machines."""
-    return _LONG_NUMBER.sub(lambda m: f"{int(m.group()):,}", str(text))
+    for the pages and the PDF only: the JSON and the CSV keep plain digits for machines.
+    ``names``: the handles ``text`` may name, kept as they are (a handle may be all digits:
+    "the banker pays 2024 ..." is a member, not a number)."""
+    kept = sorted((n for n in names if n.isdigit() and len(n) >= 4), key=len, reverse=True)
+    if not kept:
+        return _LONG_NUMBER.sub(lambda m: f"{int(m.group()):,}", str(text))
+    handle = "|".join(re.escape(n) for n in kept)
+    either = re.compile(rf"(?<![\w.-])(?P<name>{handle})(?![\w-])|{_LONG_NUMBER.pattern}")
+    return either.sub(lambda m: m.group() if m["name"] else f"{int(m.group()):,}", str(text))
 
 
 def ended_words(ended: str) -> str:
@@ -114,11 +122,11 @@ def report_context(report: SessionReport, **extra: Any) -> dict[str, Any]:
     shown = {p.name: p.display_name for p in report.players}  # as the players table names them
     banker = [{"b": b, "player": shown.get(b.player, b.player), "owed": money(b.owed),
                "buyback": money(b.buyback), "settles": _settles(report, b.player, b.banker_pays),
-               "why": group_digits(b.explanation)}
+               "why": group_digits(b.explanation, report.seats)}
               for b in report.through_banker]
     transfers = [{"t": t, "payer": shown.get(t.payer, t.payer),
                   "payee": shown.get(t.payee, t.payee), "amount": money(t.amount),
-                  "why": group_digits(t.explanation)}
+                  "why": group_digits(t.explanation, report.seats)}
                  for t in report.transfers]
     deals = [{"d": d, "tricks": _tricks(d), "payouts": _pairs(d.payouts),
               "loos": _pairs(d.loos), "penalties": _pairs(d.penalties),

@@ -4,9 +4,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_EVEN, Decimal
 
-#: Currencies whose smallest unit is not 1/100 (ISO 4217 exponents); everything else uses 2.
-CURRENCY_EXPONENTS: dict[str, int] = {"JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0, "VND": 0,
-                                      "BHD": 3, "KWD": 3, "OMR": 3, "JOD": 3, "TND": 3}
+#: Currencies whose smallest unit is not 1/100: every one ISO 4217's list gives another
+#: exponent (everything else uses 2). A currency left out was shown at the wrong scale: 1,500
+#: CFA francs, whose franc has no smaller unit, as "15.00 XOF".
+CURRENCY_EXPONENTS: dict[str, int] = {
+    **dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
+                     "UYI", "VND", "VUV", "XAF", "XOF", "XPF"), 0),
+    **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3),
+    **dict.fromkeys(("CLF", "UYW"), 4),
+}
 
 
 class SettlementError(ValueError):

@@ -339,7 +339,7 @@ def test_the_report_page_lists_the_voided_purchase_with_its_reason(played, score
     assert rows[-1] == ("Dan", 10, "wrong player") and len(rows) == 5  # named as the players table does
 
     page = render_to_string("reports/session.html", context)
-    assert 'data-voided="true"' in page and "after deal 3: wrong player" in page
+    assert 'data-voided="true"' in page and 'after deal 3: <span class="reason">wrong player</span>' in page
 
 
 def test_the_reports_purchases_table_as_csv_shows_the_void(played, scorer_client):

@@ -89,3 +89,17 @@ def test_a_long_evening_has_round_deal_numbers_thin_lines_and_grouped_ticks():
     assert {p.get("stroke-width") for p in root.iter(f"{SVG}polyline")} == {"1"}
     short = ET.fromstring(chips_chart({"ann": [20, 23, 17]}))
     assert {p.get("stroke-width") for p in short.iter(f"{SVG}polyline")} == {"2"}
+
+
+def test_every_line_of_a_full_table_can_be_told_from_the_others():
+    """Irish Loo seats 16: the palette has 10 colours, so the 11th player's line and legend were
+    the 1st's, and no reader could tell whose line was whose. Each line (and its legend key) is
+    drawn in a look of its own: a colour, and past the palette a dash pattern too."""
+    seats = [f"p{k:02d}" for k in range(16)]
+    root = ET.fromstring(chips_chart({s: [20, 20 + k] for k, s in enumerate(seats)}))
+    looks = {p.get("data-series"): (p.get("stroke"), p.get("stroke-dasharray"))
+             for p in root.iter(f"{SVG}polyline")}
+    assert len(set(looks.values())) == len(seats)
+    keys = [(g.find(f"{SVG}line").get("stroke"), g.find(f"{SVG}line").get("stroke-dasharray"))
+            for g in root.iter(f"{SVG}g") if g.get("class") == "legend"]
+    assert keys == [looks[s] for s in seats]  # each legend key drawn as its line is

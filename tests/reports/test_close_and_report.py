@@ -1061,3 +1061,27 @@ def test_a_reopening_reverses_the_last_closing_though_the_clock_went_back(
     assert {s: balances[s] for s in kit.SEATS} == {
         s: kit.EXPECTED["bought"][s] + kit.EXPECTED["won"][s] for s in kit.SEATS}
     assert ledger_check(closed_session) == []
+
+
+def test_a_pdf_drawn_by_an_older_look_of_the_report_is_not_served(closed_session, viewer_client,
+                                                                 settings, tmp_path):
+    """A release that changes how the report looks (a template, the charts) rendered a closed
+    session's PDF once: its report never changes, so the PDF cached under its fingerprint was
+    served as the older release drew it until the prune's cutoff, 30 days on."""
+    from pypdf import PdfReader
+
+    def pdf_text() -> str:
+        response = get_pdf(viewer_client, closed_session)
+        assert response.status_code == 200
+        pdf = b"".join(response.streaming_content)
+        return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+
+    assert "(new look)" not in pdf_text()
+    styles = tmp_path / "templates" / "reports"
+    styles.mkdir(parents=True)
+    here = settings.BASE_DIR / "games" / "templates" / "reports" / "_style.html"
+    (styles / "_style.html").write_text(  # the next release's style, found first
+        here.read_text().replace("</style>", 'h1::after { content: " (new look)"; }\n</style>'))
+    settings.TEMPLATES = [{**settings.TEMPLATES[0],
+                           "DIRS": [tmp_path / "templates", *settings.TEMPLATES[0]["DIRS"]]}]
+    assert "(new look)" in pdf_text()

@@ -93,6 +93,19 @@ def test_group_digits(text, shown):
     assert group_digits(text) == shown
 
 
+def test_a_handle_of_digits_is_not_grouped_as_a_number_in_the_explanations():
+    """A member's handle may be all digits ("2024"): the banker lines' and the transfers' "Why"
+    said "the banker pays 2,024 ..." and "2,024 is owed ...", a name the club has no member of."""
+    r = build_report(facts(
+        seats=["2024", "bob"], banker="club", deals=[], end_pool_shares={}, chip_value=1000,
+        purchases=[Purchase("2024", 2000, 2000000, True), Purchase("bob", 2000, 2000000, False)],
+        returned={"2024": 2500, "bob": 1500}))
+    html = report_html(r)
+    assert "the banker pays 2024 25,000.00" in html
+    assert "bob owes 5,000.00, 2024 is owed 5,000.00" in html
+    assert "2,024" not in html
+
+
 def test_the_banker_and_each_handle_are_named_as_the_players_table_names_them():
     html = report_html(build_report(facts(display_names={"ann": "Ann Smith", "bob": "Bob"})))
     assert "Banker: <b><bdi>Ann Smith</bdi></b>" in html
@@ -224,3 +237,37 @@ def test_every_page_of_the_pdf_says_whose_it_is_and_repeats_the_deals_header():
     # the heading is not left at the foot of a page without its table
     deals_head = next(p for p in pages if re.search(r"^\s*Deals\s*$", p, re.MULTILINE))
     assert re.search(r"#\s+Dealer\s+Pool\s+Before", deals_head)
+
+
+def drawn_past_the_right_edge(pdf: bytes) -> list[tuple[int, str]]:
+    """Each text run of ``pdf`` that starts beyond its page's right edge: cut off on paper."""
+    from pypdf import PdfReader
+
+    off: list[tuple[int, str]] = []
+    for n, page in enumerate(PdfReader(io.BytesIO(pdf)).pages, start=1):
+        width = float(page.mediabox.width)
+
+        def visit(text, cm, tm, font, size, n=n, width=width):
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            if text.strip() and x > width:
+                off.append((n, text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    return off
+
+
+def test_a_long_unbroken_name_or_reason_pushes_no_figure_off_the_pdf_page():
+    """A display name, title or void reason of one long word (up to its 120 or 200 characters)
+    widened its table past the A4 page: the results and the money columns were cut off."""
+    from pypdf import PdfReader
+
+    from games.reports.model import Purchase, Void
+
+    r = build_report(facts(
+        title="T" * 120, club_name="C" * 120,
+        display_names={"ann": "W" * 120, "bob": "Bob " + "Y" * 100},
+        purchases=[*facts().purchases, Purchase("cat", 1, 10, True, 2, Void("Z" * 200, 2))]))
+    pdf = report_pdf(r)
+    assert drawn_past_the_right_edge(pdf) == []
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages))
+    assert "-0.50" in text and "0.70" in text  # the results are there, on the page

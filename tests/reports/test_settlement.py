@@ -96,6 +96,22 @@ def test_minor_units_and_format():
     assert format_money(-7, "JPY") == "-7"
 
 
+@pytest.mark.parametrize(("currency", "units", "shown"), [
+    # ISO 4217's currencies without a minor unit: 1,500 francs, shillings, guaranis... were
+    # shown as "15.00" (a hundredth of what was played for)
+    *((c, 1500, "1500") for c in ("BIF", "DJF", "GNF", "KMF", "PYG", "RWF", "UGX", "UYI", "VUV",
+                                  "XAF", "XOF", "XPF")),
+    # a thousandth: 1,500 fils of the Iraqi or Libyan dinar are 1.500, not 15.00
+    ("IQD", 1500, "1.500"), ("LYD", -1500, "-1.500"),
+    # a ten-thousandth (Chile's and Uruguay's units of account)
+    ("CLF", 12345, "1.2345"), ("UYW", 5, "0.0005"),
+    ("GBP", 1500, "15.00"), ("JPY", 1500, "1500"), ("BHD", 1500, "1.500"),
+])
+def test_money_is_shown_in_the_currencys_own_minor_unit(currency, units, shown):
+    assert format_money(units, currency) == shown
+    assert minor_units(shown, currency) == units
+
+
 def test_transfers_hand_worked_two_groups():
     # ann -5, dan -1 lose; bob +3, cat +2, eve +1 win. {dan, eve} settles alone, so 3 payments.
     seats = ["ann", "bob", "cat", "dan", "eve"]
