@@ -20,6 +20,7 @@ from games.reports.model import (
     default_title,
 )
 from games.selectors import closings_log, standing_closing
+from games.services.deals import stored_record
 from games.services.ledger import one_moment, paid_later
 from games.services.sessions import CLUB_BANKER
 
@@ -95,7 +96,7 @@ def _facts(session: GameSession) -> SessionFacts:
         start_pool=deals[0].current.pool_before if deals else 0,
         purchases=purchases,
         deals=[DealFacts(d.number, d.current.verdict, d.n_corrections, d.n_resettles,
-                         d.current.record) for d in deals],
+                         stored_record(d.current.record)) for d in deals],
         display_names={k: v or k for k, v in names.items()},
         end_pool_mode=closing.end_pool_mode if closing else session.end_pool_mode,
         end_pool_shares=dict(closing.end_pool_shares) if closing else {},

@@ -26,6 +26,7 @@ from games.models import BANK, POOL, Deal, GameSession, LedgerEntry, SessionClos
 from games.rules import is_final_deal, played_to_a_result
 from games.selectors import standing_closing
 from games.services import limits
+from games.services.deals import stored_record
 from games.services.ledger import LedgerLine, ledger_balances, ledger_post, session_lock
 from games.services.sessions import invalid
 from games.settlement import eldest_after, split_pool, turns_dealt
@@ -48,9 +49,11 @@ class ClosingResult:
 
 
 def _current_verdicts(session: GameSession) -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
-    """(number, record, verdict) of every deal's current revision, in order."""
+    """(number, record, verdict) of every deal's current revision, in order, each record read
+    as the engine read it (``stored_record``: a ``"final": 1`` stored before the engine
+    checked it was the final deal)."""
     return [
-        (d.number, d.current.record, d.current.verdict)
+        (d.number, stored_record(d.current.record), d.current.verdict)
         for d in Deal.objects.filter(session=session, current__isnull=False)
         .select_related("current").order_by("number")
     ]

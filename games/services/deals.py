@@ -171,7 +171,7 @@ def deal_record(*, session: GameSession, number: int, record: Mapping[str, Any],
         raise limits.session_full("deals", limits.MAX_DEALS,
                                   "close this one and open another for the deals that follow.")
     last = Deal.objects.filter(session=locked, number=number - 1).select_related("current").first()
-    if last is not None and is_final_deal(last.current.record, last.current.verdict):
+    if last is not None and is_final_deal(stored_record(last.current.record), last.current.verdict):
         raise Problem(409, "Final deal played",
                       detail=f"Deal {last.number} was the final deal, which plays the pool off: no "
                              "deal comes after it. Close the session, or correct deal "
@@ -242,7 +242,9 @@ def stored_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """A stored record, ready to replay again after an earlier deal changed: without the redeal
     fields (the new carry decides them), and read as the engine read it when it was stored.
     Records stored before the engine checked them may carry any ``format`` and a ``final`` of
-    ``null``, ``0`` or ``"yes"``, which the engine then read as a truth value."""
+    ``null``, ``0`` or ``"yes"``, which the engine then read as a truth value. So whatever
+    asks a stored record whether it is the final deal (the next deal, the closing, the
+    report's turns at the deal) reads it through this, as a replay of it does."""
     rec = {k: v for k, v in record.items() if k not in ("redeal", "sits_out")}
     rec["format"] = RECORD_FORMAT
     if "final" in rec and type(rec["final"]) is not bool:

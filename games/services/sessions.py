@@ -44,10 +44,24 @@ def session_header(session: GameSession) -> dict[str, Any]:
     return {
         "format": SESSION_FORMAT, "name": session.name, "date": str(session.date),
         "seats": list(session.seats), "first_dealer": session.first_dealer,
-        "rules": session.rules, "pool": 0, "banker": session.banker or CLUB_BANKER,
+        "rules": file_rules(session), "pool": 0, "banker": session.banker or CLUB_BANKER,
         "chip_value": session.chip_value, "currency": session.currency,
         "allow_credit": session.allow_credit, "buy_ins": {},
     }
+
+
+def file_rules(session: GameSession) -> dict[str, Any]:
+    """The rules a session file's header carries: as the session was opened with them while
+    they still resolve to the rules it plays (``resolved_rules``), else those, every option
+    spelt out. The session keeps the rules it resolved when opened; an engine that reads an
+    option otherwise since (Engine 1.2.0: an ante object's part left out) would give the
+    import other rules, and every deal of the copy other figures."""
+    try:
+        if rules_resolve(session.rules) == session.resolved_rules:
+            return session.rules
+    except Problem:  # rules refused now: those it plays are all the file can hold
+        pass
+    return session.resolved_rules
 
 
 def purchase_line(*, player: str, chips: int, money: int, paid: bool, memo: str) -> dict[str, Any]:

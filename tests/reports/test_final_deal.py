@@ -187,3 +187,32 @@ def test_records_stored_before_the_engine_checked_flags_still_replay(final_deal_
     response = scorer_client.post(deals(final_deal_session) + "1/corrections",
                                   {"record": first, "reason": "checked again"}, format="json")
     assert response.status_code == 201, response.content
+
+
+def test_a_final_deal_stored_before_the_engine_checked_flags_is_the_final_deal(
+        final_deal_session, scorer_client, monkeypatch):
+    # deal 3 stored as yesterday's engine took it, "final": 1, which it played as the final
+    # deal (everybody standing, no ante) and which a correction or the session file replays
+    # as one (games.services.deals.stored_record): the session must read it so too
+    from games.rules import record as engine_record
+    from games.services.deals import deal_record
+
+    monkeypatch.setattr(engine_record, "_FLAGS", ())
+    old = {**FINAL, "final": 1}
+    deal_record(session=final_deal_session, number=3, record=old)
+    monkeypatch.undo()
+    after = {"dealer": "dan", "turnup": "7C", "actions": []}
+    response = scorer_client.post(deals(final_deal_session), {"number": 4, "record": after},
+                                  format="json")
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "final-deal-played"
+    response = scorer_client.post(url(final_deal_session, "close"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["end_pool"]["shares"] == {"ann": 3, "bob": 2, "cat": 2, "dan": 2}
+    assert body["warnings"] == [  # cat's final deal is no turn at the deal
+        "Players have not dealt equally often: ann 1, bob 1, cat 0, dan 0.",
+        "The final deal left 9 units in the pool: split from ann."]
+    report = scorer_client.get(url(final_deal_session, "report")).json()
+    assert {p["name"]: p["times_dealt"] for p in report["players"]} == {
+        "ann": 1, "bob": 1, "cat": 0, "dan": 0}

@@ -27,6 +27,7 @@ from games.rules import replay_session
 from games.services import limits
 from games.services.closing import session_close, session_reopen
 from games.services.deals import deal_correct, deal_record
+from games.services.engine import rules_resolve
 from games.services.limits import session_line
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, session_create
@@ -406,7 +407,8 @@ def test_the_largest_header_a_session_can_have_is_far_below_its_bound():
     assert rules_resolve(rules) == options.to_options()  # rules a session takes
     names = [f"{n:02d}".ljust(32, "x") for n in range(max(hi for _lo, hi in SEAT_LIMITS.values()))]
     widest = GameSession(name=WIDEST * limits.MAX_NAME_CHARS, date=dt.date(2026, 11, 28),
-                         seats=names, first_dealer=names[-1], rules=rules, banker=names[0],
+                         seats=names, first_dealer=names[-1], rules=rules,
+                         resolved_rules=options.to_options(), banker=names[0],
                          chip_value=limits.MAX_CHIPS, currency="GBP", allow_credit=True)
     assert 2_000 < limits.line_bytes(session_header(widest)) < 3 * 1024 < limits.MAX_HEADER_BYTES
 
@@ -905,3 +907,28 @@ def test_a_close_stamped_before_the_deal_it_follows_exports_after_it(
     assert lines[-1] == {"close": {"reason": "second"}}
     copy = reimported(hand_session, viewer_client, owner_client, django_capture_on_commit_callbacks)
     same_session(hand_session, copy, viewer_client)
+
+
+def test_a_session_whose_rules_resolve_otherwise_now_imports_back_with_the_rules_it_plays(
+        club, member_for, viewer_client, scorer_client, django_capture_on_commit_callbacks):
+    # opened before an ante object kept the part it leaves out at its default (Engine 1.2.0):
+    # {"each": 1} resolved then to a dealer's ante of 0, and the session keeps playing so
+    # (``resolved_rules``). Its file must carry the rules it plays, not the words it was
+    # opened with, which resolve to 3/1 now: the copy anted 3 more a deal.
+    given = {"game": "three-card", "ante": {"each": 1}}
+    session = session_create(club=club, date=dt.date(2026, 11, 30), seats=kit.SEATS,
+                             first_dealer="ann", rules=given, chip_value=10,
+                             buy_ins={s: 20 for s in kit.SEATS}, user=member_for("scorer").user)
+    then = rules_resolve({"game": "three-card", "ante": {"dealer": 0, "each": 1}})
+    GameSession.objects.filter(pk=session.pk).update(resolved_rules=then)
+    session.refresh_from_db()
+    for number, winner in enumerate(["bob", "cat", "dan"], start=1):
+        deal_record(session=session, number=number,
+                    record={"format": "loo-deal/1", "result": {"tricks": {winner: 3}}})
+    assert session.deals.get(number=1).current.pool_before == 0
+    assert session.deals.get(number=1).current.verdict["settlement"]["antes"] == \
+        {"bob": 1, "cat": 1, "dan": 1}  # the dealer (ann) antes nothing, each other player 1
+
+    copy = reimported(session, viewer_client, scorer_client, django_capture_on_commit_callbacks)
+    assert copy.resolved_rules == session.resolved_rules
+    same_session(session, copy, viewer_client)
