@@ -9,33 +9,11 @@ from pathlib import Path
 import dj_database_url
 from whitenoise.compress import Compressor
 
+from loo_ledger.environment import env_bool, env_int, env_list, refuse
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("LOO_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    """A whole number from the environment (unset or empty: ``default``); anything else stops
-    the service with the variable named, not a bare ValueError."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    """A comma-separated list (``a.example, b.example``: the spaces are not part of a name)."""
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
@@ -46,11 +24,9 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver
 # placeholder, or any short key, must not reach production unnoticed
 if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
                   or SECRET_KEY.startswith("django-insecure-")):
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off, to a "
-                               "random value of at least 50 characters: python3 -c 'import "
-                               "secrets; print(secrets.token_urlsafe(50))' (see deploy/env.example)")
+    refuse("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off, to a random value of at "
+           "least 50 characters: python3 -c 'import secrets; print(secrets.token_urlsafe(50))' "
+           "(see deploy/env.example)")
 
 # Served over TLS only (the default once DEBUG is off): secure cookies, HTTPS redirects and HSTS.
 # Behind the TLS proxy (LOO_NUM_PROXIES > 0) the proxy's X-Forwarded-Proto says the scheme.
@@ -261,10 +237,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 #: takes some 370 MB): the worker unit reads it from the environment file, not its command line
 CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2)
 if CELERY_WORKER_CONCURRENCY < 1:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("LOO_WORKER_CONCURRENCY must be 1 or more, not "
-                               f"{CELERY_WORKER_CONCURRENCY}")
+    refuse(f"LOO_WORKER_CONCURRENCY must be 1 or more, not {CELERY_WORKER_CONCURRENCY}")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: seconds a task may run at most: the import's soft time limit (games/imports/tasks.py), the
 #: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout

@@ -59,6 +59,25 @@ def test_a_number_setting_that_is_not_a_number_is_named(name):
     assert f"{name} must be a whole number, not 'sixty'" in done.stderr
 
 
+@pytest.mark.parametrize("name", ["DJANGO_DEBUG", "LOO_HTTPS", "LOO_SSL_REDIRECT",
+                                  "LOO_HSTS_SUBDOMAINS", "LOO_HSTS_PRELOAD"])
+def test_a_switch_that_is_neither_on_nor_off_is_named(name):
+    # `LOO_HTTPS=ture` read as off would drop secure cookies, the https redirect and HSTS
+    # without a word
+    done = _manage("check", **_production(**{name: "ture"}))
+    assert done.returncode != 0
+    assert f"{name} must be true or false (or 1/0, yes/no, on/off), not 'ture'" in done.stderr
+
+
+@pytest.mark.parametrize("value, secure", [("", True), ("  ", True), ("Off", False),
+                                           ("0", False), ("YES", True)])
+def test_a_switch_left_empty_keeps_its_default(value, secure):
+    # `LOO_HTTPS=` in the environment file is "not set", as for a number or DATABASE_URL
+    code = "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE)"
+    done = _manage("shell", "-v", "0", "-c", code, **_production(LOO_HTTPS=value))
+    assert done.stdout.strip() == str(secure), done.stdout + done.stderr
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]

@@ -1,0 +1,48 @@
+"""Reading the settings' environment variables. A value that cannot be meant stops the service
+at start-up, naming the variable and what it takes: not a traceback deep in Django, a 500 at
+the first request that needs it, or (for a switch) a silent "off". Unset or empty, each is its
+default (``NAME=`` in an environment file means "not set")."""
+from __future__ import annotations
+
+import os
+from typing import NoReturn
+
+from django.core.exceptions import ImproperlyConfigured
+
+_ON = {"1", "true", "yes", "on"}
+_OFF = {"0", "false", "no", "off"}
+
+
+def refuse(message: str) -> NoReturn:
+    """Stop the service's start with ``message``."""
+    raise ImproperlyConfigured(message)
+
+
+def _raw(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A switch: true/false, 1/0, yes/no or on/off, in any case."""
+    value = _raw(name)
+    if not value:
+        return default
+    if value.lower() in _ON | _OFF:
+        return value.lower() in _ON
+    refuse(f"{name} must be true or false (or 1/0, yes/no, on/off), not {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    """A whole number."""
+    value = _raw(name)
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        refuse(f"{name} must be a whole number, not {value!r}")
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated list (``a.example, b.example``: the spaces are not part of a name)."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
