@@ -5,6 +5,7 @@ default (``NAME=`` in an environment file means "not set")."""
 from __future__ import annotations
 
 import os
+import re
 from typing import NoReturn
 
 from django.core.exceptions import ImproperlyConfigured
@@ -46,3 +47,29 @@ def env_int(name: str, default: int) -> int:
 def env_list(name: str, default: str = "") -> list[str]:
     """A comma-separated list (``a.example, b.example``: the spaces are not part of a name)."""
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+_RATE = re.compile(r"([0-9]+)/([smhd])[a-z]*")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A throttle rate as DRF reads it (``10/min``: tries, then the period by its first letter),
+    checked now: DRF itself reads it only at the first request throttled, where a bad one is a
+    500 for every such request."""
+    value = _raw(name) or default
+    match = _RATE.fullmatch(value)
+    if match is None or int(match[1]) < 1:
+        refuse(f"{name} must be a number of tries (1 or more) a second, minute, hour or day, "
+               f"like 10/min, not {value!r}")
+    return value
+
+
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def env_log_level(name: str, default: str) -> str:
+    """A logging level by its name, in any case."""
+    value = _raw(name).upper() or default
+    if value not in _LEVELS:
+        refuse(f"{name} must be one of {', '.join(_LEVELS)}, not {_raw(name)!r}")
+    return value

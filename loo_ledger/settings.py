@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 from whitenoise.compress import Compressor
 
-from loo_ledger.environment import env_bool, env_int, env_list, refuse
+from loo_ledger.environment import env_bool, env_int, env_list, env_log_level, env_rate, refuse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("LOO_VAR_DIR", BASE_DIR / "var"))
@@ -188,7 +188,7 @@ REST_FRAMEWORK = {
     ],
     # login tries per client address: the token endpoint, the password change, and the admin's
     # and browsable API's login pages, one count (accounts/login_limits.py)
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
+    "DEFAULT_THROTTLE_RATES": {"login": env_rate("LOO_LOGIN_RATE", "10/min")},
     # proxies in front of the service (1 behind nginx/Caddy): the client address is then read
     # from X-Forwarded-For; 0 trusts no such header
     "NUM_PROXIES": env_int("LOO_NUM_PROXIES", 0),
@@ -258,7 +258,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"},
                  "null": {"class": "logging.NullHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "").strip().upper() or "WARNING"},
+    "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "WARNING")},
     "loggers": {
         # a request for a host not in ALLOWED_HOSTS is answered 400 (and in the access log);
         # its traceback would fill the log with every scanner on the internet

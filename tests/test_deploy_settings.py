@@ -78,6 +78,32 @@ def test_a_switch_left_empty_keeps_its_default(value, secure):
     assert done.stdout.strip() == str(secure), done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("rate", ["10 per minute", "10/fortnight", "ten/min", "0/min", "10/"])
+def test_a_login_rate_that_is_not_a_rate_is_named(rate):
+    # DRF reads the rate only at the first login, which was a 500 for every login after
+    done = _manage("check", **_production(LOO_LOGIN_RATE=rate))
+    assert done.returncode != 0
+    assert (f"LOO_LOGIN_RATE must be a number of tries (1 or more) a second, minute, hour or "
+            f"day, like 10/min, not {rate!r}") in done.stderr
+
+
+@pytest.mark.parametrize("rate, parsed", [("5/hour", (5, 3600)), (" 20/s ", (20, 1)),
+                                          ("", (10, 60))])
+def test_a_login_rate_is_read_as_drf_reads_it(rate, parsed):
+    code = ("from rest_framework.throttling import SimpleRateThrottle as T; "
+            "from django.conf import settings as s; "
+            "print(T.parse_rate(None, s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['login']))")
+    done = _manage("shell", "-v", "0", "-c", code, LOO_LOGIN_RATE=rate)
+    assert done.stdout.strip() == str(parsed), done.stdout + done.stderr
+
+
+def test_a_log_level_that_is_no_level_is_named():
+    done = _manage("check", LOG_LEVEL="verbose")
+    assert done.returncode != 0
+    assert ("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'verbose'"
+            in done.stderr), done.stderr[-500:]
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
@@ -162,7 +188,7 @@ def test_the_proxys_body_limit_lets_a_session_file_at_the_imports_cap_through():
 
 # --- the environment file: what it names is what the service reads ---------------------------
 
-_READS = re.compile(r"""(?:os\.environ\.get|env_bool|env_int|env_list)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+_READS = re.compile(r"""(?:os\.environ\.get|env_[a-z_]+)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 
 
 def _variables_read() -> set[str]:
