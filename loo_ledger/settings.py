@@ -110,7 +110,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # a server that takes the connection and never answers (hung, or a half-open route) fails
+    # the request in seconds, as a 503 (loo_ledger/problems.py), where psycopg would wait for
+    # ever and gunicorn kill the worker after its 60 s; the URL's own ?connect_timeout= wins
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers instead of failing with "database is locked" under concurrent requests,
     # and keep readers reading while a writer works (a long import, a correction re-settling a
     # session): the write-ahead log lets the pages and the API read the last committed state.

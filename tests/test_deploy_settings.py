@@ -427,3 +427,33 @@ def test_a_redis_that_never_answers_fails_a_login_within_seconds():
                 "print(time.monotonic() - t < 10)")
         done = _manage("shell", "-v", "0", "-c", code, CACHE_URL=f"redis://127.0.0.1:{port}/9")
     assert done.stdout.split() == ["TimeoutError", "True"], done.stdout + done.stderr
+
+
+def test_a_database_that_never_answers_fails_a_request_within_seconds():
+    # a PostgreSQL host that accepts the connection and says nothing (a hung server, a
+    # half-open route): without a connect timeout psycopg waits for ever, past gunicorn's
+    # 60-second timeout, which kills the worker; the client would get the proxy's 502, not the
+    # documented 503
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        code = ("import time; from django.db import connection; "
+                "from loo_ledger.problems import unreachable_service; t = time.monotonic()\n"
+                "try: connection.ensure_connection()\n"
+                "except Exception as exc: print(type(exc).__name__, unreachable_service(exc))\n"
+                "print(time.monotonic() - t < 15)")
+        done = _manage("shell", "-v", "0", "-c", code,
+                       DATABASE_URL=f"postgres://loo@127.0.0.1:{port}/loo_ledger")
+    assert done.stdout.split() == ["OperationalError", "database", "True"], done.stdout + done.stderr
+
+
+def test_a_connect_timeout_in_the_database_url_is_kept():
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    url = "postgres://loo@127.0.0.1:5432/loo_ledger"
+    default = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url)
+    assert default.stdout.strip() == "{'connect_timeout': 5}", default.stdout + default.stderr
+    own = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url + "?connect_timeout=20")
+    assert own.stdout.strip() == "{'connect_timeout': 20}", own.stdout + own.stderr
