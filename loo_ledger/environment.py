@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import NoReturn
 
 from django.core.exceptions import ImproperlyConfigured
@@ -73,3 +74,15 @@ def env_log_level(name: str, default: str) -> str:
     if value not in _LEVELS:
         refuse(f"{name} must be one of {', '.join(_LEVELS)}, not {_raw(name)!r}")
     return value
+
+
+def env_dir(name: str, default: Path, *within: str) -> Path:
+    """A directory the service writes in, made now with its subdirectories ``within``: one that
+    cannot be made stops the start naming it, not a traceback from the settings."""
+    path = Path(_raw(name) or default)
+    for made in (path, *(path / sub for sub in within)):
+        try:
+            made.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            refuse(f"{name}: cannot make {made}: {exc.strerror}")
+    return path

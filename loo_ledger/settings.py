@@ -9,11 +9,19 @@ from pathlib import Path
 import dj_database_url
 from whitenoise.compress import Compressor
 
-from loo_ledger.environment import env_bool, env_int, env_list, env_log_level, env_rate, refuse
+from loo_ledger.environment import (
+    env_bool,
+    env_dir,
+    env_int,
+    env_list,
+    env_log_level,
+    env_rate,
+    refuse,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("LOO_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# static: whitenoise warns on every request without it
+VAR_DIR = env_dir("LOO_VAR_DIR", BASE_DIR / "var", "static")
 
 
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
@@ -142,7 +150,6 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # the project's own: the browsable API's fixes
 MEDIA_ROOT = VAR_DIR / "media"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request without it
 # Development and the tests (DEBUG on when the settings load) serve the apps' files where they
 # lie, under their plain names: no collectstatic. Production serves what `collectstatic` put in
 # STATIC_ROOT, under names holding a hash of their content, which whitenoise lets browsers and

@@ -104,6 +104,14 @@ def test_a_log_level_that_is_no_level_is_named():
             in done.stderr), done.stderr[-500:]
 
 
+def test_a_state_directory_that_cannot_be_made_is_named(tmp_path):
+    # (a file where the directory should be, or one the service user may not write)
+    (tmp_path / "taken").write_text("")
+    done = _manage("check", LOO_VAR_DIR=str(tmp_path / "taken" / "var"))
+    assert done.returncode != 0
+    assert f"LOO_VAR_DIR: cannot make {tmp_path / 'taken' / 'var'}: " in done.stderr, done.stderr
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
