@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Request-ID on every answer, the same id on every line logged for it
+    "loo_ledger.request_ids.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "loo_ledger.problems.ProblemMiddleware",
     "loo_ledger.slashes.EitherSlashMiddleware",
@@ -268,7 +270,12 @@ CELERY_TASK_IGNORE_RESULT = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"},
+    # each line: its level, its logger and the request it was logged for (the journal adds
+    # the time), so a traceback and the access log's line for its request can be found together
+    "formatters": {"plain": {"format": "%(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "filters": {"request_id": {"()": "loo_ledger.request_ids.RequestIdFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["request_id"]},
                  "null": {"class": "logging.NullHandler"}},
     "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "WARNING")},
     "loggers": {
