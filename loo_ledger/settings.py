@@ -253,10 +253,10 @@ CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2)
 if CELERY_WORKER_CONCURRENCY < 1:
     refuse(f"LOO_WORKER_CONCURRENCY must be 1 or more, not {CELERY_WORKER_CONCURRENCY}")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-#: seconds a task may run at most: the import's soft time limit (games/imports/tasks.py), the
+#: seconds a task may run at most: the import's hard time limit (games/imports/tasks.py), the
 #: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout
 #: below outlast it (tests/test_deploy_settings.py)
-LOO_LONGEST_TASK_SECONDS = 600
+LOO_LONGEST_TASK_SECONDS = 630
 # A Redis that accepts connections but never answers must fail fast, not hang a request.
 # visibility_timeout: a message a worker took and never acknowledged (the whole worker killed
 # mid-task: SIGKILL, the OOM killer, a power cut) goes back to the queue this long after it was

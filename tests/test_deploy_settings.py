@@ -287,6 +287,22 @@ def test_a_stop_lets_the_worker_finish_its_tasks():
     assert _seconds(worker["TimeoutStopSec"][0]) > longest
 
 
+def test_a_task_that_outlives_its_soft_limit_is_stopped():
+    # the soft limit is an exception raised in the task's Python code: a task stuck in C (a
+    # font library's layout) or one that catches it runs on, holding a pool process for ever,
+    # and past TimeoutStopSec. The hard limit ends its process; the longest a task may run is
+    # that, which the unit's TimeoutStopSec and the broker's visibility timeout outlast.
+    from django.conf import settings
+
+    from games.imports.tasks import import_session
+    from games.tasks import render_pdf
+
+    for task in (import_session, render_pdf):
+        assert task.soft_time_limit < task.time_limit <= settings.LOO_LONGEST_TASK_SECONDS, task
+    assert settings.LOO_LONGEST_TASK_SECONDS == max(t.time_limit for t in (import_session,
+                                                                           render_pdf))
+
+
 def test_a_job_of_a_killed_worker_is_handed_out_again_but_never_while_it_runs():
     # the whole worker killed: its unacknowledged message comes back after the visibility
     # timeout (an hour by Redis's default); one that came back while the task still ran would
