@@ -27,7 +27,12 @@ VAR_DIR = env_dir("LOO_VAR_DIR", BASE_DIR / "var", "static")
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or (["127.0.0.1", "localhost", "testserver"]
+                                                     if DEBUG else [])
+if not ALLOWED_HOSTS:
+    # else every request the proxy passes is a 400 that the error log leaves out (LOGGING)
+    refuse("DJANGO_ALLOWED_HOSTS must name the site's host names (loo.example.org) when "
+           "DJANGO_DEBUG is off, comma-separated (see deploy/env.example)")
 # Django's own test of a strong key (check --deploy's W009 only warns): env.example's
 # placeholder, or any short key, must not reach production unnoticed
 if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5

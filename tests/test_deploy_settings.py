@@ -112,6 +112,20 @@ def test_a_state_directory_that_cannot_be_made_is_named(tmp_path):
     assert f"LOO_VAR_DIR: cannot make {tmp_path / 'taken' / 'var'}: " in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize("hosts", [None, "", " , "])
+def test_production_without_its_host_names_refuses_to_start(hosts):
+    # the development default (127.0.0.1, localhost, testserver) or none: every request the
+    # proxy passes is a 400, and the error log (which leaves out unknown hosts) says nothing
+    env = _production()
+    del env["DJANGO_ALLOWED_HOSTS"]
+    if hosts is not None:
+        env["DJANGO_ALLOWED_HOSTS"] = hosts
+    done = _manage("check", **env)
+    assert done.returncode != 0
+    assert ("DJANGO_ALLOWED_HOSTS must name the site's host names (loo.example.org) when "
+            "DJANGO_DEBUG is off") in done.stderr, done.stderr[-300:]
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
