@@ -34,15 +34,18 @@ def env_bool(name: str, default: bool) -> bool:
     refuse(f"{name} must be true or false (or 1/0, yes/no, on/off), not {value!r}")
 
 
-def env_int(name: str, default: int) -> int:
-    """A whole number."""
+def env_int(name: str, default: int, least: int = 0) -> int:
+    """A whole number, ``least`` or more (a count, a number of seconds)."""
     value = _raw(name)
     if not value:
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         refuse(f"{name} must be a whole number, not {value!r}")
+    if number < least:
+        refuse(f"{name} must be {least} or more, not {number}")
+    return number
 
 
 def env_list(name: str, default: str = "") -> list[str]:

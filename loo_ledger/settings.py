@@ -254,9 +254,7 @@ LOO_TASK_MAX_STARTS = 3
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 #: the worker's pool processes, each running one task at a time (a 1,000-deal session's PDF
 #: takes some 370 MB): the worker unit reads it from the environment file, not its command line
-CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2)
-if CELERY_WORKER_CONCURRENCY < 1:
-    refuse(f"LOO_WORKER_CONCURRENCY must be 1 or more, not {CELERY_WORKER_CONCURRENCY}")
+CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2, least=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 #: seconds a task may run at most: the import's hard time limit (games/imports/tasks.py), the
 #: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout

@@ -126,6 +126,15 @@ def test_production_without_its_host_names_refuses_to_start(hosts):
             "DJANGO_DEBUG is off") in done.stderr, done.stderr[-300:]
 
 
+@pytest.mark.parametrize("name", ["LOO_DB_CONN_MAX_AGE", "LOO_NUM_PROXIES", "LOO_HSTS_SECONDS"])
+def test_a_negative_number_setting_is_named(name):
+    # LOO_NUM_PROXIES=-1 made every login with an X-Forwarded-For a 500 (DRF reads past the
+    # header's addresses); LOO_HSTS_SECONDS=-1 sent "max-age=-1", which browsers ignore
+    done = _manage("check", **_production(**{name: "-1"}))
+    assert done.returncode != 0
+    assert f"{name} must be 0 or more, not -1" in done.stderr, done.stderr[-300:]
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
