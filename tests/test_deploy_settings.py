@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -459,15 +462,19 @@ def test_a_lost_database_is_a_503_on_the_api_and_on_a_page(club, owner_client, m
     assert page.content.decode().startswith("The database cannot be reached just now")
 
 
-def test_a_redis_that_never_answers_fails_a_login_within_seconds():
-    # a listening socket nobody reads: without socket timeouts a login would hang its gunicorn
-    # worker until the worker's own timeout killed it (a minute)
-    import socket
-
+@contextmanager
+def _silent_port() -> Iterator[int]:
+    """A port whose server takes connections and never says a word."""
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
-        port = silent.getsockname()[1]
+        yield silent.getsockname()[1]
+
+
+def test_a_redis_that_never_answers_fails_a_login_within_seconds():
+    # a listening socket nobody reads: without socket timeouts a login would hang its gunicorn
+    # worker until the worker's own timeout killed it (a minute)
+    with _silent_port() as port:
         code = ("import time; from django.core.cache import cache; t = time.monotonic()\n"
                 "try: cache.get('login')\n"
                 "except Exception as exc: print(type(exc).__name__)\n"
@@ -481,12 +488,7 @@ def test_a_database_that_never_answers_fails_a_request_within_seconds():
     # half-open route): without a connect timeout psycopg waits for ever, past gunicorn's
     # 60-second timeout, which kills the worker; the client would get the proxy's 502, not the
     # documented 503
-    import socket
-
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(8)
-        port = silent.getsockname()[1]
+    with _silent_port() as port:
         code = ("import time; from django.db import connection; "
                 "from loo_ledger.problems import unreachable_service; t = time.monotonic()\n"
                 "try: connection.ensure_connection()\n"
