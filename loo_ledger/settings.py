@@ -33,6 +33,10 @@ if not ALLOWED_HOSTS:
     # else every request the proxy passes is a 400 that the error log leaves out (LOGGING)
     refuse("DJANGO_ALLOWED_HOSTS must name the site's host names (loo.example.org) when "
            "DJANGO_DEBUG is off, comma-separated (see deploy/env.example)")
+for _host in ALLOWED_HOSTS:
+    if "/" in _host or any(c.isspace() for c in _host):  # a URL, or names not comma-separated
+        refuse(f"DJANGO_ALLOWED_HOSTS names host names (loo.example.org), not {_host!r}: "
+               "no scheme, no path, and a comma between two")
 # Django's own test of a strong key (check --deploy's W009 only warns): env.example's
 # placeholder, or any short key, must not reach production unnoticed
 if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5

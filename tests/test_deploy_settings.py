@@ -138,6 +138,16 @@ def test_a_negative_number_setting_is_named(name):
     assert f"{name} must be 0 or more, not -1" in done.stderr, done.stderr[-300:]
 
 
+@pytest.mark.parametrize("host", ["https://loo.example.org", "loo.example.org/", "loo example"])
+def test_a_host_name_written_as_a_url_is_named(host):
+    # Django compares the Host header with each entry: a URL matches none, so every request
+    # would be a 400 the error log leaves out
+    done = _manage("check", **_production(DJANGO_ALLOWED_HOSTS=f"www.example.org,{host}"))
+    assert done.returncode != 0
+    assert (f"DJANGO_ALLOWED_HOSTS names host names (loo.example.org), not {host!r}"
+            in done.stderr), done.stderr[-300:]
+
+
 def test_without_a_secret_key_production_refuses_to_start():
     env = _production()
     del env["DJANGO_SECRET_KEY"]
