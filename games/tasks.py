@@ -6,8 +6,9 @@ from contextlib import nullcontext
 from celery import shared_task
 
 
-#: a soft time limit: the rendering fails cleanly (the client is told) rather than hold a worker
-@shared_task(name="games.tasks.render_pdf", acks_late=True, soft_time_limit=300)
+#: a soft time limit: the rendering fails cleanly (the client is told) rather than hold a worker;
+#: the hard one ends its process should the soft one not stop it (stuck in a font library)
+@shared_task(name="games.tasks.render_pdf", acks_late=True, soft_time_limit=300, time_limit=330)
 def render_pdf(session_id: int, fingerprint: str | None = None) -> str:
     """Render (or find) the PDF of a session's current report; returns the file path.
 

@@ -9,48 +9,41 @@ from pathlib import Path
 import dj_database_url
 from whitenoise.compress import Compressor
 
+from loo_ledger.environment import (
+    env_bool,
+    env_dir,
+    env_int,
+    env_list,
+    env_log_level,
+    env_rate,
+    refuse,
+)
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("LOO_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_int(name: str, default: int) -> int:
-    """A whole number from the environment (unset or empty: ``default``); anything else stops
-    the service with the variable named, not a bare ValueError."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    """A comma-separated list (``a.example, b.example``: the spaces are not part of a name)."""
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+# static: whitenoise warns on every request without it
+VAR_DIR = env_dir("LOO_VAR_DIR", BASE_DIR / "var", "static")
 
 
 DEV_SECRET_KEY = "dev-only-insecure-key-change-me"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
 DEBUG = env_bool("DJANGO_DEBUG", True)
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or (["127.0.0.1", "localhost", "testserver"]
+                                                     if DEBUG else [])
+if not ALLOWED_HOSTS:
+    # else every request the proxy passes is a 400 that the error log leaves out (LOGGING)
+    refuse("DJANGO_ALLOWED_HOSTS must name the site's host names (loo.example.org) when "
+           "DJANGO_DEBUG is off, comma-separated (see deploy/env.example)")
+for _host in ALLOWED_HOSTS:
+    if "/" in _host or any(c.isspace() for c in _host):  # a URL, or names not comma-separated
+        refuse(f"DJANGO_ALLOWED_HOSTS names host names (loo.example.org), not {_host!r}: "
+               "no scheme, no path, and a comma between two")
 # Django's own test of a strong key (check --deploy's W009 only warns): env.example's
 # placeholder, or any short key, must not reach production unnoticed
 if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5
                   or SECRET_KEY.startswith("django-insecure-")):
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off, to a "
-                               "random value of at least 50 characters: python3 -c 'import "
-                               "secrets; print(secrets.token_urlsafe(50))' (see deploy/env.example)")
+    refuse("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off, to a random value of at "
+           "least 50 characters: python3 -c 'import secrets; print(secrets.token_urlsafe(50))' "
+           "(see deploy/env.example)")
 
 # Served over TLS only (the default once DEBUG is off): secure cookies, HTTPS redirects and HSTS.
 # Behind the TLS proxy (LOO_NUM_PROXIES > 0) the proxy's X-Forwarded-Proto says the scheme.
@@ -87,6 +80,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # X-Request-ID on every answer, the same id on every line logged for it
+    "loo_ledger.request_ids.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "loo_ledger.problems.ProblemMiddleware",
     "loo_ledger.slashes.EitherSlashMiddleware",
@@ -134,7 +129,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # a server that takes the connection and never answers (hung, or a half-open route) fails
+    # the request in seconds, as a 503 (loo_ledger/problems.py), where psycopg would wait for
+    # ever and gunicorn kill the worker after its 60 s; the URL's own ?connect_timeout= wins
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers instead of failing with "database is locked" under concurrent requests,
     # and keep readers reading while a writer works (a long import, a correction re-settling a
     # session): the write-ahead log lets the pages and the API read the last committed state.
@@ -161,7 +161,6 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]  # the project's own: the browsable API's fixes
 MEDIA_ROOT = VAR_DIR / "media"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every request without it
 # Development and the tests (DEBUG on when the settings load) serve the apps' files where they
 # lie, under their plain names: no collectstatic. Production serves what `collectstatic` put in
 # STATIC_ROOT, under names holding a hash of their content, which whitenoise lets browsers and
@@ -212,7 +211,7 @@ REST_FRAMEWORK = {
     ],
     # login tries per client address: the token endpoint, the password change, and the admin's
     # and browsable API's login pages, one count (accounts/login_limits.py)
-    "DEFAULT_THROTTLE_RATES": {"login": os.environ.get("LOO_LOGIN_RATE", "10/min")},
+    "DEFAULT_THROTTLE_RATES": {"login": env_rate("LOO_LOGIN_RATE", "10/min")},
     # proxies in front of the service (1 behind nginx/Caddy): the client address is then read
     # from X-Forwarded-For; 0 trusts no such header
     "NUM_PROXIES": env_int("LOO_NUM_PROXIES", 0),
@@ -259,17 +258,12 @@ LOO_TASK_MAX_STARTS = 3
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 #: the worker's pool processes, each running one task at a time (a 1,000-deal session's PDF
 #: takes some 370 MB): the worker unit reads it from the environment file, not its command line
-CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2)
-if CELERY_WORKER_CONCURRENCY < 1:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("LOO_WORKER_CONCURRENCY must be 1 or more, not "
-                               f"{CELERY_WORKER_CONCURRENCY}")
+CELERY_WORKER_CONCURRENCY = env_int("LOO_WORKER_CONCURRENCY", 2, least=1)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-#: seconds a task may run at most: the import's soft time limit (games/imports/tasks.py), the
+#: seconds a task may run at most: the import's hard time limit (games/imports/tasks.py), the
 #: longest of the tasks'; the worker unit's TimeoutStopSec and the broker's visibility timeout
 #: below outlast it (tests/test_deploy_settings.py)
-LOO_LONGEST_TASK_SECONDS = 600
+LOO_LONGEST_TASK_SECONDS = 630
 # A Redis that accepts connections but never answers must fail fast, not hang a request.
 # visibility_timeout: a message a worker took and never acknowledged (the whole worker killed
 # mid-task: SIGKILL, the OOM killer, a power cut) goes back to the queue this long after it was
@@ -283,9 +277,14 @@ CELERY_TASK_IGNORE_RESULT = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"},
+    # each line: its level, its logger and the request it was logged for (the journal adds
+    # the time), so a traceback and the access log's line for its request can be found together
+    "formatters": {"plain": {"format": "%(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "filters": {"request_id": {"()": "loo_ledger.request_ids.RequestIdFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["request_id"]},
                  "null": {"class": "logging.NullHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "").strip().upper() or "WARNING"},
+    "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "WARNING")},
     "loggers": {
         # a request for a host not in ALLOWED_HOSTS is answered 400 (and in the access log);
         # its traceback would fill the log with every scanner on the internet

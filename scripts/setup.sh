@@ -15,7 +15,14 @@ find_python() {
     return 1
 }
 
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 13))' 2>/dev/null; then
+# a .venv of Python 3.13+ with pip; `python3 -m venv` without Debian's python3-venv fails
+# half-way, leaving one without pip, which is made again (not "No module named pip" for ever)
+venv_ok() {
+    [ -x .venv/bin/python ] && .venv/bin/python -c 'import sys; sys.exit(sys.version_info < (3, 13))' 2>/dev/null \
+        && .venv/bin/python -m pip --version >/dev/null 2>&1
+}
+
+if ! venv_ok; then
     PY=$(find_python) || { echo "loo-ledger needs Python 3.13 or newer (set PYTHON=/path/to/python3.13)" >&2; exit 1; }
     echo "==> creating .venv with $PY"
     rm -rf .venv

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -57,6 +60,92 @@ def test_a_number_setting_that_is_not_a_number_is_named(name):
     done = _manage("check", **_production(**{name: "sixty"}))
     assert done.returncode != 0
     assert f"{name} must be a whole number, not 'sixty'" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["DJANGO_DEBUG", "LOO_HTTPS", "LOO_SSL_REDIRECT",
+                                  "LOO_HSTS_SUBDOMAINS", "LOO_HSTS_PRELOAD"])
+def test_a_switch_that_is_neither_on_nor_off_is_named(name):
+    # `LOO_HTTPS=ture` read as off would drop secure cookies, the https redirect and HSTS
+    # without a word
+    done = _manage("check", **_production(**{name: "ture"}))
+    assert done.returncode != 0
+    assert f"{name} must be true or false (or 1/0, yes/no, on/off), not 'ture'" in done.stderr
+
+
+@pytest.mark.parametrize("value, secure", [("", True), ("  ", True), ("Off", False),
+                                           ("0", False), ("YES", True)])
+def test_a_switch_left_empty_keeps_its_default(value, secure):
+    # `LOO_HTTPS=` in the environment file is "not set", as for a number or DATABASE_URL
+    code = "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE)"
+    done = _manage("shell", "-v", "0", "-c", code, **_production(LOO_HTTPS=value))
+    assert done.stdout.strip() == str(secure), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("rate", ["10 per minute", "10/fortnight", "ten/min", "0/min", "10/"])
+def test_a_login_rate_that_is_not_a_rate_is_named(rate):
+    # DRF reads the rate only at the first login, which was a 500 for every login after
+    done = _manage("check", **_production(LOO_LOGIN_RATE=rate))
+    assert done.returncode != 0
+    assert (f"LOO_LOGIN_RATE must be a number of tries (1 or more) a second, minute, hour or "
+            f"day, like 10/min, not {rate!r}") in done.stderr
+
+
+@pytest.mark.parametrize("rate, parsed", [("5/hour", (5, 3600)), (" 20/s ", (20, 1)),
+                                          ("", (10, 60))])
+def test_a_login_rate_is_read_as_drf_reads_it(rate, parsed):
+    code = ("from rest_framework.throttling import SimpleRateThrottle as T; "
+            "from django.conf import settings as s; "
+            "print(T.parse_rate(None, s.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']['login']))")
+    done = _manage("shell", "-v", "0", "-c", code, LOO_LOGIN_RATE=rate)
+    assert done.stdout.strip() == str(parsed), done.stdout + done.stderr
+
+
+def test_a_log_level_that_is_no_level_is_named():
+    done = _manage("check", LOG_LEVEL="verbose")
+    assert done.returncode != 0
+    assert ("LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'verbose'"
+            in done.stderr), done.stderr[-500:]
+
+
+def test_a_state_directory_that_cannot_be_made_is_named(tmp_path):
+    # (a file where the directory should be, or one the service user may not write)
+    (tmp_path / "taken").write_text("")
+    done = _manage("check", LOO_VAR_DIR=str(tmp_path / "taken" / "var"))
+    assert done.returncode != 0
+    assert f"LOO_VAR_DIR: cannot make {tmp_path / 'taken' / 'var'}: " in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("hosts", [None, "", " , "])
+def test_production_without_its_host_names_refuses_to_start(hosts):
+    # the development default (127.0.0.1, localhost, testserver) or none: every request the
+    # proxy passes is a 400, and the error log (which leaves out unknown hosts) says nothing
+    env = _production()
+    del env["DJANGO_ALLOWED_HOSTS"]
+    if hosts is not None:
+        env["DJANGO_ALLOWED_HOSTS"] = hosts
+    done = _manage("check", **env)
+    assert done.returncode != 0
+    assert ("DJANGO_ALLOWED_HOSTS must name the site's host names (loo.example.org) when "
+            "DJANGO_DEBUG is off") in done.stderr, done.stderr[-300:]
+
+
+@pytest.mark.parametrize("name", ["LOO_DB_CONN_MAX_AGE", "LOO_NUM_PROXIES", "LOO_HSTS_SECONDS"])
+def test_a_negative_number_setting_is_named(name):
+    # LOO_NUM_PROXIES=-1 made every login with an X-Forwarded-For a 500 (DRF reads past the
+    # header's addresses); LOO_HSTS_SECONDS=-1 sent "max-age=-1", which browsers ignore
+    done = _manage("check", **_production(**{name: "-1"}))
+    assert done.returncode != 0
+    assert f"{name} must be 0 or more, not -1" in done.stderr, done.stderr[-300:]
+
+
+@pytest.mark.parametrize("host", ["https://loo.example.org", "loo.example.org/", "loo example"])
+def test_a_host_name_written_as_a_url_is_named(host):
+    # Django compares the Host header with each entry: a URL matches none, so every request
+    # would be a 400 the error log leaves out
+    done = _manage("check", **_production(DJANGO_ALLOWED_HOSTS=f"www.example.org,{host}"))
+    assert done.returncode != 0
+    assert (f"DJANGO_ALLOWED_HOSTS names host names (loo.example.org), not {host!r}"
+            in done.stderr), done.stderr[-300:]
 
 
 def test_without_a_secret_key_production_refuses_to_start():
@@ -143,7 +232,7 @@ def test_the_proxys_body_limit_lets_a_session_file_at_the_imports_cap_through():
 
 # --- the environment file: what it names is what the service reads ---------------------------
 
-_READS = re.compile(r"""(?:os\.environ\.get|env_bool|env_int|env_list)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
+_READS = re.compile(r"""(?:os\.environ\.get|env_[a-z_]+)\(\s*["']([A-Z][A-Z0-9_]*)["']""")
 
 
 def _variables_read() -> set[str]:
@@ -232,6 +321,22 @@ def test_a_stop_lets_the_worker_finish_its_tasks():
     longest = settings.LOO_LONGEST_TASK_SECONDS
     assert max(t.soft_time_limit for t in (import_session, render_pdf)) <= longest
     assert _seconds(worker["TimeoutStopSec"][0]) > longest
+
+
+def test_a_task_that_outlives_its_soft_limit_is_stopped():
+    # the soft limit is an exception raised in the task's Python code: a task stuck in C (a
+    # font library's layout) or one that catches it runs on, holding a pool process for ever,
+    # and past TimeoutStopSec. The hard limit ends its process; the longest a task may run is
+    # that, which the unit's TimeoutStopSec and the broker's visibility timeout outlast.
+    from django.conf import settings
+
+    from games.imports.tasks import import_session
+    from games.tasks import render_pdf
+
+    for task in (import_session, render_pdf):
+        assert task.soft_time_limit < task.time_limit <= settings.LOO_LONGEST_TASK_SECONDS, task
+    assert settings.LOO_LONGEST_TASK_SECONDS == max(t.time_limit for t in (import_session,
+                                                                           render_pdf))
 
 
 def test_a_job_of_a_killed_worker_is_handed_out_again_but_never_while_it_runs():
@@ -367,18 +472,47 @@ def test_a_lost_database_is_a_503_on_the_api_and_on_a_page(club, owner_client, m
     assert page.content.decode().startswith("The database cannot be reached just now")
 
 
-def test_a_redis_that_never_answers_fails_a_login_within_seconds():
-    # a listening socket nobody reads: without socket timeouts a login would hang its gunicorn
-    # worker until the worker's own timeout killed it (a minute)
-    import socket
-
+@contextmanager
+def _silent_port() -> Iterator[int]:
+    """A port whose server takes connections and never says a word."""
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
-        port = silent.getsockname()[1]
+        yield silent.getsockname()[1]
+
+
+def test_a_redis_that_never_answers_fails_a_login_within_seconds():
+    # a listening socket nobody reads: without socket timeouts a login would hang its gunicorn
+    # worker until the worker's own timeout killed it (a minute)
+    with _silent_port() as port:
         code = ("import time; from django.core.cache import cache; t = time.monotonic()\n"
                 "try: cache.get('login')\n"
                 "except Exception as exc: print(type(exc).__name__)\n"
                 "print(time.monotonic() - t < 10)")
         done = _manage("shell", "-v", "0", "-c", code, CACHE_URL=f"redis://127.0.0.1:{port}/9")
     assert done.stdout.split() == ["TimeoutError", "True"], done.stdout + done.stderr
+
+
+def test_a_database_that_never_answers_fails_a_request_within_seconds():
+    # a PostgreSQL host that accepts the connection and says nothing (a hung server, a
+    # half-open route): without a connect timeout psycopg waits for ever, past gunicorn's
+    # 60-second timeout, which kills the worker; the client would get the proxy's 502, not the
+    # documented 503
+    with _silent_port() as port:
+        code = ("import time; from django.db import connection; "
+                "from loo_ledger.problems import unreachable_service; t = time.monotonic()\n"
+                "try: connection.ensure_connection()\n"
+                "except Exception as exc: print(type(exc).__name__, unreachable_service(exc))\n"
+                "print(time.monotonic() - t < 15)")
+        done = _manage("shell", "-v", "0", "-c", code,
+                       DATABASE_URL=f"postgres://loo@127.0.0.1:{port}/loo_ledger")
+    assert done.stdout.split() == ["OperationalError", "database", "True"], done.stdout + done.stderr
+
+
+def test_a_connect_timeout_in_the_database_url_is_kept():
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    url = "postgres://loo@127.0.0.1:5432/loo_ledger"
+    default = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url)
+    assert default.stdout.strip() == "{'connect_timeout': 5}", default.stdout + default.stderr
+    own = _manage("shell", "-v", "0", "-c", code, DATABASE_URL=url + "?connect_timeout=20")
+    assert own.stdout.strip() == "{'connect_timeout': 20}", own.stdout + own.stderr

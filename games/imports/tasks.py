@@ -4,9 +4,10 @@ from __future__ import annotations
 from celery import shared_task
 
 
-#: a soft time limit: the task fails cleanly (the job says so) rather than hold a worker
+#: a soft time limit: the task fails cleanly (the job says so) rather than hold a worker; the
+#: hard one ends its process should the soft one not stop it (stuck in C code, or caught)
 @shared_task(name="games.imports.tasks.import_session", acks_late=True, reject_on_worker_lost=True,
-             soft_time_limit=600)
+             soft_time_limit=600, time_limit=630)
 def import_session(job_id: int) -> str:
     """Run an import job; late ack, so a worker that dies mid-import leaves the message to be
     redelivered (and the job's transaction rolled back: nothing half stored). Each delivery
