@@ -57,13 +57,16 @@ def test_the_broker_and_cache_databases_start_empty(ci):
     assert any(call.startswith("python3 ../shared/tools/check-contract") for call in calls)
 
 
-def test_without_the_contract_check_the_run_fails(ci):
-    # a CI run that passes without the check it promises says nothing is wrong when it may be
+def test_without_the_contract_check_the_run_says_it_skipped_it(ci):
+    # a checkout with no ../shared beside it still runs the suite (which replays its own copies
+    # of the examples), and says plainly that the shared check did not run
     ci.contract.unlink()
     done, calls = ci()
-    assert done.returncode != 0
-    assert "../shared/tools/check-contract not found" in done.stderr
-    assert calls == []  # said at once, not after an hour of tests
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "SKIPPED: ../shared/tools/check-contract not found" in done.stderr
+    assert not any("check-contract" in call for call in calls)
+    assert [call.split(" DATABASE_URL=")[1].split(" ")[0] for call in calls
+            if call.startswith("make test")] == ["", "postgres://postgres@127.0.0.1:5432/test"]
 
 
 def test_a_failing_stage_fails_the_run(ci):
