@@ -27,7 +27,7 @@ from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 from loo_ledger.query import KnownQuery
 
-from .login_limits import LoginRateThrottle
+from .login_limits import LoginTriesArePosts
 from .models import Club, Member, Role
 from .serializers import (
     ClubSerializer,
@@ -55,9 +55,11 @@ def token_answer(token: Token, username: str) -> Response:
     return response
 
 
-class ObtainTokenView(KnownQuery, APIView):
+class ObtainTokenView(LoginTriesArePosts, KnownQuery, APIView):
     """POST: exchange a username and password for your API token (created on first use).
-    DELETE: revoke your token (log out every client using it); the next POST makes a new one."""
+    DELETE: revoke your token (log out every client using it); the next POST makes a new one.
+    Each POST is a login try (``LoginTriesArePosts``: LOO_LOGIN_RATE per client address, counted
+    together with the admin's and the browsable API's login forms; then a 429)."""
 
     name = "API token"  # the browsable API's title and breadcrumb
 
@@ -69,11 +71,6 @@ class ObtainTokenView(KnownQuery, APIView):
 
     def get_permissions(self) -> list:
         return [AllowAny()] if self._is_post() else [IsAuthenticated()]
-
-    def get_throttles(self) -> list:
-        # password guessing: a client address gets LOO_LOGIN_RATE tries (429 with Retry-After),
-        # counted together with the admin's and the browsable API's login forms
-        return [LoginRateThrottle()] if self._is_post() else []
 
     def _is_post(self) -> bool:
         return getattr(getattr(self, "request", None), "method", None) == "POST"
@@ -102,7 +99,7 @@ class ObtainTokenView(KnownQuery, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PasswordChangeView(KnownQuery, generics.GenericAPIView):
+class PasswordChangeView(LoginTriesArePosts, KnownQuery, generics.GenericAPIView):
     """POST: change your password. Every token of yours is revoked and a new one answered, so
     other clients must log in again; this browser session stays logged in."""
 
@@ -110,7 +107,7 @@ class PasswordChangeView(KnownQuery, generics.GenericAPIView):
 
     permission_classes = [IsAuthenticated]
     serializer_class = PasswordChangeSerializer  # the browsable API's form
-    throttle_classes = [LoginRateThrottle]  # the old password is a password guess too
+    # (LoginTriesArePosts: the old password is a password guess too, its form's GET none)
 
     @extend_schema(
         request=PasswordChangeSerializer,

@@ -32,6 +32,17 @@ class LoginRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class LoginTriesArePosts:
+    """Mixin for an API view whose POST checks a password (the token, the password change):
+    each POST is a try against :class:`LoginRateThrottle`, and nothing else is (the browsable
+    API's GET of the form, an OPTIONS), as showing the login pages is not."""
+
+    request: Any
+
+    def get_throttles(self) -> list[LoginRateThrottle]:
+        return [LoginRateThrottle()] if self.request.method == "POST" else []
+
+
 class SessionLoginLimitMiddleware:
     """A login POST to the admin or the browsable API beyond the limit is a 429 with
     ``Retry-After``; the form is never checked, so even the right password must wait."""
