@@ -350,6 +350,25 @@ def test_a_login_named_by_anything_but_text_is_refused_not_looked_up(club, owner
     assert Member.objects.get(club=club, name="bob").user is None
 
 
+def test_a_file_sent_as_the_login_is_a_400_not_a_500(club, owner_client):
+    """A multipart form's file part named ``user`` (``curl -F user=@name.txt``) reached the
+    refusal's wording, which writes what was sent as JSON and cannot write a file: a 500."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload() -> SimpleUploadedFile:
+        return SimpleUploadedFile("olga.txt", b"olga")
+
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": upload()},
+                                     format="multipart"), 400)
+    assert [e["field"] for e in body["errors"]] == ["user"]
+    assert body["detail"].endswith('not a file ("olga.txt").'), body["detail"]
+    assert not Member.objects.filter(club=club, name="zed").exists()
+    patch = owner_client.patch("/api/v1/clubs/oak/members/bob/", {"user": upload()},
+                               format="multipart")
+    assert problem(patch, 400)["errors"][0]["field"] == "user"
+    assert Member.objects.get(club=club, name="bob").user is None
+
+
 def test_the_browsable_member_form_lists_no_logins(club, other_club, django_user_model):
     """An owner sees a text box for the login, not a <select> of every username on the system."""
     django_user_model.objects.create_user("hidden-hilda", password="hidden-password-1")
