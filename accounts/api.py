@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from games.rules.errors import shown
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
+from loo_ledger.bodies import BodySerializer
 from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
@@ -160,23 +161,9 @@ class ClubListCreateView(KnownQuery, generics.ListCreateAPIView):
                         headers=location(request, reverse("club-detail", args=[member.club.slug])))
 
 
-class UpdateSerializer:
-    """A PUT or PATCH reads the body with ``update_serializer_class``, what an update takes (the
-    key in the URL may be left out: it never changes); a GET with ``serializer_class``. Both
-    show the object with the same fields."""
-
-    update_serializer_class: type[serializers.Serializer]
-    request: Request
-
-    def get_serializer_class(self) -> type[serializers.Serializer]:
-        if self.request.method in ("PUT", "PATCH"):
-            return self.update_serializer_class
-        return super().get_serializer_class()  # type: ignore[misc]
-
-
 def updates_answered_as(update: type[serializers.Serializer], shown: type[serializers.Serializer]
                         ) -> dict[str, Any]:
-    """The schema of :class:`UpdateSerializer`'s PUT and PATCH: the body is ``update``'s, the
+    """The schema of a :class:`~loo_ledger.bodies.BodySerializer`'s PUT and PATCH: the body is ``update``'s, the
     answer the object as a GET shows it (``shown``: one component for all three)."""
     return {method: extend_schema(request=update, responses=shown)
             for method in ("put", "patch")}
@@ -184,7 +171,7 @@ def updates_answered_as(update: type[serializers.Serializer], shown: type[serial
 
 @extend_schema(tags=["clubs"])
 @extend_schema_view(**updates_answered_as(ClubUpdateSerializer, ClubSerializer))
-class ClubDetailView(UpdateSerializer, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+class ClubDetailView(BodySerializer, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One club; any member may read it, its owners may rename it."""
 
     name = "Club"  # the browsable API's title and breadcrumb
@@ -264,7 +251,7 @@ class MemberByName:
 
 @extend_schema(tags=["clubs"])
 @extend_schema_view(**updates_answered_as(MemberUpdateSerializer, MemberSerializer))
-class MemberDetailView(UpdateSerializer, MemberByName, ClubScopedGenericAPIView,
+class MemberDetailView(BodySerializer, MemberByName, ClubScopedGenericAPIView,
                        generics.RetrieveUpdateAPIView):
     """One member; owners change the display name, the role or the linked login."""
 
