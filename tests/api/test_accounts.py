@@ -120,6 +120,19 @@ def test_invalid_token_is_401_with_challenge(club):
     assert response["WWW-Authenticate"] == "Token"
 
 
+@pytest.mark.parametrize("key", ["\x00", "abc\x00def"])
+def test_a_token_holding_a_nul_is_a_malformed_header_not_a_500(club, key):
+    """PostgreSQL cannot compare text holding a NUL character, so looking such a key up was a
+    500 (a server that lets the header through: Django's runserver, the test client). No token
+    holds one: refused as DRF refuses a key of characters a header cannot carry."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    response = client.get("/api/v1/clubs/")
+    body = problem(response, 401)
+    assert body["code"] == "authentication-failed" and "invalid characters" in body["detail"]
+    assert response["WWW-Authenticate"] == "Token"
+
+
 def test_session_login_works_for_browsable_api(club):
     client = APIClient()
     assert client.login(username="vic", password="test-password-123")
