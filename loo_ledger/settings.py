@@ -190,7 +190,7 @@ LOGIN_REDIRECT_URL = LOGOUT_REDIRECT_URL = "/"  # the home page, whichever form 
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",  # DRF's, a NUL refused as malformed
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
