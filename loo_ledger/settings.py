@@ -208,7 +208,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "loo_ledger.parsers.StorableJSONParser",
         "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "loo_ledger.parsers.ReadableMultiPartParser",
     ],
     # login tries per client address: the token endpoint, the password change, and the admin's
     # and browsable API's login pages, one count (accounts/login_limits.py)
