@@ -22,12 +22,13 @@ from rest_framework.views import APIView
 
 from games.rules.errors import shown
 from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
+from loo_ledger.bodies import BodySerializer
 from loo_ledger.filters import choice_filter
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 from loo_ledger.query import KnownQuery
 
-from .login_limits import LoginRateThrottle
+from .login_limits import LoginTriesArePosts
 from .models import Club, Member, Role
 from .serializers import (
     ClubSerializer,
@@ -55,9 +56,11 @@ def token_answer(token: Token, username: str) -> Response:
     return response
 
 
-class ObtainTokenView(KnownQuery, APIView):
+class ObtainTokenView(LoginTriesArePosts, KnownQuery, APIView):
     """POST: exchange a username and password for your API token (created on first use).
-    DELETE: revoke your token (log out every client using it); the next POST makes a new one."""
+    DELETE: revoke your token (log out every client using it); the next POST makes a new one.
+    Each POST is a login try (``LoginTriesArePosts``: LOO_LOGIN_RATE per client address, counted
+    together with the admin's and the browsable API's login forms; then a 429)."""
 
     name = "API token"  # the browsable API's title and breadcrumb
 
@@ -69,11 +72,6 @@ class ObtainTokenView(KnownQuery, APIView):
 
     def get_permissions(self) -> list:
         return [AllowAny()] if self._is_post() else [IsAuthenticated()]
-
-    def get_throttles(self) -> list:
-        # password guessing: a client address gets LOO_LOGIN_RATE tries (429 with Retry-After),
-        # counted together with the admin's and the browsable API's login forms
-        return [LoginRateThrottle()] if self._is_post() else []
 
     def _is_post(self) -> bool:
         return getattr(getattr(self, "request", None), "method", None) == "POST"
@@ -102,7 +100,7 @@ class ObtainTokenView(KnownQuery, APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class PasswordChangeView(KnownQuery, generics.GenericAPIView):
+class PasswordChangeView(LoginTriesArePosts, KnownQuery, generics.GenericAPIView):
     """POST: change your password. Every token of yours is revoked and a new one answered, so
     other clients must log in again; this browser session stays logged in."""
 
@@ -110,7 +108,7 @@ class PasswordChangeView(KnownQuery, generics.GenericAPIView):
 
     permission_classes = [IsAuthenticated]
     serializer_class = PasswordChangeSerializer  # the browsable API's form
-    throttle_classes = [LoginRateThrottle]  # the old password is a password guess too
+    # (LoginTriesArePosts: the old password is a password guess too, its form's GET none)
 
     @extend_schema(
         request=PasswordChangeSerializer,
@@ -163,23 +161,9 @@ class ClubListCreateView(KnownQuery, generics.ListCreateAPIView):
                         headers=location(request, reverse("club-detail", args=[member.club.slug])))
 
 
-class UpdateSerializer:
-    """A PUT or PATCH reads the body with ``update_serializer_class``, what an update takes (the
-    key in the URL may be left out: it never changes); a GET with ``serializer_class``. Both
-    show the object with the same fields."""
-
-    update_serializer_class: type[serializers.Serializer]
-    request: Request
-
-    def get_serializer_class(self) -> type[serializers.Serializer]:
-        if self.request.method in ("PUT", "PATCH"):
-            return self.update_serializer_class
-        return super().get_serializer_class()  # type: ignore[misc]
-
-
 def updates_answered_as(update: type[serializers.Serializer], shown: type[serializers.Serializer]
                         ) -> dict[str, Any]:
-    """The schema of :class:`UpdateSerializer`'s PUT and PATCH: the body is ``update``'s, the
+    """The schema of a :class:`~loo_ledger.bodies.BodySerializer`'s PUT and PATCH: the body is ``update``'s, the
     answer the object as a GET shows it (``shown``: one component for all three)."""
     return {method: extend_schema(request=update, responses=shown)
             for method in ("put", "patch")}
@@ -187,7 +171,7 @@ def updates_answered_as(update: type[serializers.Serializer], shown: type[serial
 
 @extend_schema(tags=["clubs"])
 @extend_schema_view(**updates_answered_as(ClubUpdateSerializer, ClubSerializer))
-class ClubDetailView(UpdateSerializer, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
+class ClubDetailView(BodySerializer, ClubScopedGenericAPIView, generics.RetrieveUpdateAPIView):
     """One club; any member may read it, its owners may rename it."""
 
     name = "Club"  # the browsable API's title and breadcrumb
@@ -267,7 +251,7 @@ class MemberByName:
 
 @extend_schema(tags=["clubs"])
 @extend_schema_view(**updates_answered_as(MemberUpdateSerializer, MemberSerializer))
-class MemberDetailView(UpdateSerializer, MemberByName, ClubScopedGenericAPIView,
+class MemberDetailView(BodySerializer, MemberByName, ClubScopedGenericAPIView,
                        generics.RetrieveUpdateAPIView):
     """One member; owners change the display name, the role or the linked login."""
 

@@ -1,7 +1,8 @@
 """One limit on password guessing for every login form: the API token, the admin, the
-browsable API; the password change (accounts.api.PasswordChangeView) takes the same throttle.
+browsable API; the password changes, REST (accounts.api.PasswordChangeView) and the admin's,
+which ask for the current password, take the same count.
 
-A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all four, counted in
+A client address gets ``LOO_LOGIN_RATE`` tries (right or wrong) across all five, counted in
 the cache under one key (scope ``login``), so switching forms does not buy more guesses. The token view applies
 it as a DRF throttle (a 429 problem); the session logins, which are Django views, through
 ``SessionLoginLimitMiddleware``. While the tries cannot be counted (the cache's Redis is
@@ -18,8 +19,9 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from loo_ledger.problems import outage_page
 
-#: the session-login views (``request.resolver_match.view_name``) the limit covers
-SESSION_LOGIN_VIEWS = frozenset({"admin:login", "rest_framework:login"})
+#: the session views (``request.resolver_match.view_name``) whose POST checks a password: the
+#: two login pages and the admin's own password change, which asks for the current one
+SESSION_LOGIN_VIEWS = frozenset({"admin:login", "rest_framework:login", "admin:password_change"})
 
 
 class LoginRateThrottle(SimpleRateThrottle):
@@ -32,9 +34,21 @@ class LoginRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class LoginTriesArePosts:
+    """Mixin for an API view whose POST checks a password (the token, the password change):
+    each POST is a try against :class:`LoginRateThrottle`, and nothing else is (the browsable
+    API's GET of the form, an OPTIONS), as showing the login pages is not."""
+
+    request: Any
+
+    def get_throttles(self) -> list[LoginRateThrottle]:
+        return [LoginRateThrottle()] if self.request.method == "POST" else []
+
+
 class SessionLoginLimitMiddleware:
-    """A login POST to the admin or the browsable API beyond the limit is a 429 with
-    ``Retry-After``; the form is never checked, so even the right password must wait."""
+    """A login POST to the admin or the browsable API (or a POST of the admin's password
+    change) beyond the limit is a 429 with ``Retry-After``; the form is never checked, so even
+    the right password must wait."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.files.uploadedfile import UploadedFile
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.utils import html
@@ -58,7 +59,10 @@ def as_written(value: Any) -> str:
     """A value a client sent, as JSON writes it (``null``, ``"5"``, ``["ann"]``), for a message
     about it: Python's ``repr`` (``None``, ``'5'``) is not what the client wrote. Cut as the
     engine cuts a value it names (``games.rules.errors.shown``): a 10,000-character name makes
-    no 10,000-character message."""
+    no 10,000-character message. A multipart form's file part, the one value a body carries
+    that JSON cannot write, is named as a file with its name (``a file ("ann.txt")``)."""
+    if isinstance(value, UploadedFile):
+        return f"a file ({shown(value.name, write=as_json)})"
     return shown(value, write=as_json)
 
 

@@ -1,12 +1,12 @@
 """Request bodies: JSON whose strings the database can store, nested no deeper than a deal
-record ever is."""
+record ever is; multipart forms whose charset cannot be read are a 400."""
 from __future__ import annotations
 
 import re
 from typing import Any
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import JSONParser, MultiPartParser
 
 #: deepest nesting accepted (a deal record inside a request is about five levels deep)
 MAX_DEPTH = 32
@@ -71,3 +71,18 @@ class StorableJSONParser(JSONParser):
         if (problem := unstorable(data, MAX_DEPTH)) is not None:
             raise ParseError(f"JSON parse error - {problem}.")
         return data
+
+
+class ReadableMultiPartParser(MultiPartParser):
+    """DRF's multipart parser, a charset that cannot read the form refused as malformed (a 400).
+    Django reads a form's text with bad bytes replaced, and a text codec that cannot replace
+    (``idna``) raised a ``UnicodeError`` past DRF's refusal of non-text charsets: a 500."""
+
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: dict[str, Any] | None = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except UnicodeError as exc:
+            charset = (parser_context or {}).get("encoding")
+            raise ParseError(f"Multipart form parse error - the charset {charset!r} cannot read "
+                             f"this form ({exc}).") from None

@@ -692,8 +692,8 @@ def _standard_error_statuses(path: str, method: str, operation: Mapping[str, Any
         statuses.append(401)
     if "{club}" in path and method in _UNSAFE:
         statuses.append(403)
-    if "requestBody" in operation:
-        statuses.append(415)
+    if "requestBody" in operation:  # a body of a type no parser reads; one larger than the
+        statuses += [413, 415]  # service reads (DATA_UPLOAD_MAX_MEMORY_SIZE), on any operation
     if "{" in path or "page" in query:  # a page past the end is a 404
         statuses.append(404)
     statuses.append(406)  # every answer is negotiated: an Accept or ?format= it cannot meet

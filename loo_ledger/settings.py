@@ -189,7 +189,7 @@ LOGIN_REDIRECT_URL = LOGOUT_REDIRECT_URL = "/"  # the home page, whichever form 
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",  # DRF's, a NUL refused as malformed
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -207,7 +207,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "loo_ledger.parsers.StorableJSONParser",
         "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "loo_ledger.parsers.ReadableMultiPartParser",
     ],
     # login tries per client address: the token endpoint, the password change, and the admin's
     # and browsable API's login pages, one count (accounts/login_limits.py)

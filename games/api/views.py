@@ -28,6 +28,7 @@ from games.services.idempotency import IDEMPOTENCY_PARAM, idempotent
 from games.services.ledger import ledger_statement, session_lock
 from games.services.payments import payment_record
 from games.services.sessions import purchase_record, purchase_void, session_create
+from loo_ledger.bodies import BodySerializer
 from loo_ledger.locations import location
 from loo_ledger.problems import Problem
 from loo_ledger.query import KnownQuery
@@ -83,12 +84,14 @@ class SessionScopedMixin:
 
 
 @extend_schema(tags=["sessions"])
-class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+class SessionListCreateView(BodySerializer, ClubListMixin, ClubScopedGenericAPIView,
+                            generics.ListAPIView):
     """A club's sessions (filter by date range and status) and opening a new one."""
 
     name = "Sessions"  # the browsable API's title and breadcrumb
 
     serializer_class = s.SessionSerializer
+    create_serializer_class = s.SessionCreateSerializer
     filterset_class = SessionFilter
     queryset = GameSession.objects.none()
 
@@ -101,7 +104,7 @@ class SessionListCreateView(ClubListMixin, ClubScopedGenericAPIView, generics.Li
     @transaction.atomic  # the role checked again under the club's lock, and the new session
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         lock_club_and_recheck(self, request)
-        data = s.SessionCreateSerializer(data=request.data)
+        data = self.get_serializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = session_create(club=self.club, user=request.user, **data.validated_data)
         session = session_get(club=self.club, session_id=session.pk)
@@ -123,12 +126,14 @@ class SessionDetailView(SessionScopedMixin, ClubScopedAPIView):
 
 
 @extend_schema(tags=["deals"])
-class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView, generics.ListAPIView):
+class DealListCreateView(BodySerializer, ClubListMixin, SessionScopedMixin, ClubScopedGenericAPIView,
+                         generics.ListAPIView):
     """A session's deals (filter by status and violation rule) and recording the next deal."""
 
     name = "Deals"  # the browsable API's title and breadcrumb
 
     serializer_class = s.DealSerializer
+    create_serializer_class = s.DealCreateSerializer
     filterset_class = DealFilter
     queryset = Deal.objects.none()
     session: GameSession | None = None  # the session listed, once ``select`` found it
@@ -146,7 +151,7 @@ class DealListCreateView(ClubListMixin, SessionScopedMixin, ClubScopedGenericAPI
     @idempotent
     @transaction.atomic  # the session locked and the role checked again, then the write
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        session, data = self.session_and_input(s.DealCreateSerializer, request)
+        session, data = self.session_and_input(self.get_serializer_class(), request)
         deal = deal_record(session=session, user=request.user, **data)
         return Response(s.DealSerializer(deal_get(session=session, number=deal.number)).data,
                         status=status.HTTP_201_CREATED, headers=deal_location(request, session, deal.number))

@@ -8,7 +8,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,7 +21,7 @@ from games.services import limits
 from games.services.idempotency import idempotent
 from loo_ledger.fields import KnownFieldsOnly, read_flag, unknown_fields
 from loo_ledger.locations import location
-from loo_ledger.parsers import StorableJSONParser
+from loo_ledger.parsers import ReadableMultiPartParser, StorableJSONParser
 from loo_ledger.problems import Problem, coded_errors
 
 
@@ -173,7 +173,8 @@ class ImportListView(ClubScopedAPIView):
 
     permission_classes = [CanRecord]
     write_query_parameters = ("allow_duplicate",)
-    parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser, MultiPartParser, FormParser]
+    parser_classes = [StorableJSONParser, JSONLinesParser, JSONLParser, PlainTextParser,
+                      ReadableMultiPartParser, FormParser]
 
     @extend_schema(operation_id="clubs_imports_create", request=IMPORT_BODIES,
                    parameters=[IDEMPOTENCY_PARAM, OpenApiParameter(

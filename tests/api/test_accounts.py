@@ -120,6 +120,19 @@ def test_invalid_token_is_401_with_challenge(club):
     assert response["WWW-Authenticate"] == "Token"
 
 
+@pytest.mark.parametrize("key", ["\x00", "abc\x00def"])
+def test_a_token_holding_a_nul_is_a_malformed_header_not_a_500(club, key):
+    """PostgreSQL cannot compare text holding a NUL character, so looking such a key up was a
+    500 (a server that lets the header through: Django's runserver, the test client). No token
+    holds one: refused as DRF refuses a key of characters a header cannot carry."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    response = client.get("/api/v1/clubs/")
+    body = problem(response, 401)
+    assert body["code"] == "authentication-failed" and "invalid characters" in body["detail"]
+    assert response["WWW-Authenticate"] == "Token"
+
+
 def test_session_login_works_for_browsable_api(club):
     client = APIClient()
     assert client.login(username="vic", password="test-password-123")
@@ -346,6 +359,25 @@ def test_a_login_named_by_anything_but_text_is_refused_not_looked_up(club, owner
                               f"null for none), not {json.dumps(user)}."), body["detail"]
     assert not Member.objects.filter(club=club, name="zed").exists()
     patch = owner_client.patch("/api/v1/clubs/oak/members/bob/", {"user": user}, format="json")
+    assert problem(patch, 400)["errors"][0]["field"] == "user"
+    assert Member.objects.get(club=club, name="bob").user is None
+
+
+def test_a_file_sent_as_the_login_is_a_400_not_a_500(club, owner_client):
+    """A multipart form's file part named ``user`` (``curl -F user=@name.txt``) reached the
+    refusal's wording, which writes what was sent as JSON and cannot write a file: a 500."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    def upload() -> SimpleUploadedFile:
+        return SimpleUploadedFile("olga.txt", b"olga")
+
+    body = problem(owner_client.post("/api/v1/clubs/oak/members/", {"name": "zed", "user": upload()},
+                                     format="multipart"), 400)
+    assert [e["field"] for e in body["errors"]] == ["user"]
+    assert body["detail"].endswith('not a file ("olga.txt").'), body["detail"]
+    assert not Member.objects.filter(club=club, name="zed").exists()
+    patch = owner_client.patch("/api/v1/clubs/oak/members/bob/", {"user": upload()},
+                               format="multipart")
     assert problem(patch, 400)["errors"][0]["field"] == "user"
     assert Member.objects.get(club=club, name="bob").user is None
 

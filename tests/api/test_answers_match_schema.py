@@ -165,6 +165,29 @@ def test_an_accept_the_url_cannot_meet_is_a_documented_406(url, path, accept, op
     assert_documented(openapi, path, "get", response)
 
 
+@pytest.mark.parametrize("method, url, path", [
+    ("post", "/api/v1/auth/token/", "/api/v1/auth/token/"),
+    ("post", "/api/v1/replay", "/api/v1/replay"),
+    ("post", "/api/v1/clubs/", "/api/v1/clubs/"),
+    ("patch", "/api/v1/clubs/oak/members/bob/", "/api/v1/clubs/{club}/members/{name}/"),
+    ("post", "deals/", DEALS),
+    ("post", "close", "/api/v1/clubs/{club}/sessions/{session_id}/close"),
+])
+def test_a_body_over_the_upload_limit_is_a_documented_413(method, url, path, openapi, settings,
+                                                          oak_session, owner_client):
+    """Any body larger than the service reads (DATA_UPLOAD_MAX_MEMORY_SIZE) is a 413
+    `payload-too-large`, whichever operation it was sent to; the schema listed it on the
+    import alone, so a client generated from it met an undocumented status everywhere else."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1_000
+    if not url.startswith("/"):
+        url = session_url(oak_session, url)
+    response = owner_client.generic(method.upper(), url, json.dumps({"name": "x" * 2_000}),
+                                    content_type="application/json")
+    assert response.status_code == 413, response.content
+    assert response.json()["code"] == "payload-too-large"
+    assert_documented(openapi, path, method, response)
+
+
 def test_a_whole_evening_answers_as_documented(openapi, scorer_client, owner_client,
                                                django_capture_on_commit_callbacks, eager_celery):
     """Open, buy on credit, record, correct, pay, close, reopen, close again, read everything,

@@ -70,3 +70,24 @@ def test_a_forged_forwarded_for_does_not_reset_the_admin_count(staff):
     for i in range(10):
         _admin_login(f"guess-{i}", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}")
     assert _admin_login(PASSWORD, HTTP_X_FORWARDED_FOR="192.0.2.200").status_code == 429
+
+
+def _admin_password_change(client: Client, old: str, address: str = ADDRESS):
+    return client.post("/admin/password_change/", {
+        "old_password": old, "new_password1": "a-new-staff-password-9",
+        "new_password2": "a-new-staff-password-9"}, REMOTE_ADDR=address)
+
+
+def test_the_admins_password_change_is_counted_as_the_rest_one_is(staff):
+    """The admin's own password change asks for the current password, a guess as the REST
+    password change's is (which counts): it was the one form left where a session could guess
+    without end."""
+    browser = Client()
+    browser.force_login(staff)
+    tries = [_admin_password_change(browser, f"guess-{i}").status_code for i in range(10)]
+    assert tries == [200] * 10  # the form again, with its error
+    refused = _admin_password_change(browser, PASSWORD)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert get_user_model().objects.get(username="root").check_password(PASSWORD)
+    assert _token(PASSWORD).status_code == 429  # one count with the other forms
+    assert browser.get("/admin/password_change/", REMOTE_ADDR=ADDRESS).status_code == 200

@@ -82,6 +82,21 @@ def test_guessing_the_current_password_meets_the_login_limit(scorer_client):
     assert get_user_model().objects.get(username="sam").check_password(TEST_PASSWORD)
 
 
+@pytest.mark.parametrize("method", ["get", "options"])
+def test_showing_the_form_is_no_login_try(scorer_client, method):
+    """Only a POST guesses a password: the browsable API's GET of the form and an OPTIONS
+    counted as tries too, so a member who opened the page ten times was locked out of logging
+    in (the token endpoint counts its POSTs alone, and the login pages' views are free)."""
+    address = "198.51.100.10"
+    shown = [getattr(scorer_client, method)(URL, REMOTE_ADDR=address).status_code
+             for _ in range(12)]
+    assert 429 not in shown, shown
+    login = APIClient().post("/api/v1/auth/token/", {"username": "sam", "password": TEST_PASSWORD},
+                             format="json", REMOTE_ADDR=address)
+    assert login.status_code == 200, login.content
+    assert _change(scorer_client, TEST_PASSWORD, NEW, REMOTE_ADDR=address).status_code == 200
+
+
 def test_a_token_client_gets_no_session_cookie(scorer_client):
     response = _change(scorer_client, TEST_PASSWORD, NEW)
     assert response.status_code == 200 and "sessionid" not in response.cookies

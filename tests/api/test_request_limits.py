@@ -147,3 +147,17 @@ def test_a_correction_over_the_size_bound_is_a_400_and_changes_nothing(played, s
     assert data["errors"][0]["field"] == "record"
     assert not DealRevision.objects.filter(deal__session=played, revision__gt=1).exists()
     assert list(LedgerEntry.objects.filter(session=played).values_list("seq", "chips")) == before
+
+
+def test_a_multipart_form_in_a_charset_that_cannot_replace_a_bad_byte_is_a_400(club, owner_client):
+    """A multipart form's text is read with bad bytes replaced; the text codec ``idna`` refuses
+    to replace, so its ``UnicodeError`` escaped the parser as a 500. (A urlencoded form in it
+    was a 400 already.)"""
+    from accounts.models import Member
+
+    body = b'--BB\r\nContent-Disposition: form-data; name="name"\r\n\r\nz\xc3\xa9d\r\n--BB--\r\n'
+    response = owner_client.post("/api/v1/clubs/oak/members/", body,
+                                 content_type="multipart/form-data; boundary=BB; charset=idna")
+    body = problem(response, 400)
+    assert body["code"] == "malformed-request" and "idna" in body["detail"], body
+    assert not Member.objects.filter(club=club, name__startswith="z").exists()
