@@ -340,9 +340,6 @@ def _build(options: Mapping[str, Any]) -> RuleSet:
             errors.append(f"{name}: does not apply to {GAME_NAMES[game]}")
     if values.get("loo") == "mixed" and values.get("loo_cap") in (None, 0):
         errors.append("loo_cap: mixed loo needs a cap (e.g. 30)")
-    elif game == "poker-loo" and values.get("loo_cap") == 0 and type(values["loo_cap"]) is int:
-        errors.append("loo_cap: a cap of 0 makes every burn free; leave it null for a burn that "
-                      "matches the pot, or cap it (e.g. 50)")
     flush = values.get("flush")
     if game == "three-card" and flush == "five-card":
         errors.append(f"flush: five-card flushes are not played at {GAME_NAMES[game]} (use "
@@ -396,6 +393,9 @@ def _meaningless(game: str, values: Mapping[str, Any]) -> list[str]:
     if values.get("loo") == "limited" and values.get("loo_cap") is not None:
         errors.append(f"loo_cap: a limited loo is loo_amount ({values.get('loo_amount')}) and "
                       f"has no cap (a capped loo is loo \"mixed\")")
+    if game == "poker-loo" and values.get("loo_cap") == 0:
+        errors.append("loo_cap: a cap of 0 makes every burn free; leave it null for a burn that "
+                      "matches the pot, or cap it (e.g. 50)")
     return errors
 
 
