@@ -68,12 +68,13 @@ def club_results(club: Club, date_from: date | None, date_to: date | None) -> li
     for session in listed:
         if (closing := closings.get(session.pk)) is None:
             continue
-        chips = {seat: bought.get((session.pk, seat), (0, 0))[0] for seat in session.seats}
+        figures = {seat: bought.get((session.pk, seat), (0, 0)) for seat in session.seats}
+        chips = {seat: bought_chips for seat, (bought_chips, _money) in figures.items()}
         results = money_results(session.seats, chips, closing.returned, int(session.chip_value))
-        for seat in session.seats:
+        for seat, (seat_chips, money) in figures.items():
             row = table.setdefault((seat, session.currency), PlayerResults(
                 seat, names.get(seat, seat), session.currency))
-            row.add(chips[seat], bought.get((session.pk, seat), (0, 0))[1], results[seat])
+            row.add(seat_chips, money, results[seat])
     return sorted(table.values(), key=lambda r: (r.currency, -r.result, r.player))
 
 
